@@ -1,0 +1,139 @@
+# shellcheck shell=bash
+# Shared paths and helpers, sourced by every script in scripts/.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD_DIR:-$ROOT/build}
+SRC=$BUILD/linux                 # the kernel git tree: base commit + series
+LOGS=$BUILD/logs
+PATCHES=${PATCHES_DIR:-$ROOT/patches}
+# shellcheck source=../base.conf
+. "$ROOT/base.conf"
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+# Fixed build identity so that ccache hits across trees and machines.
+export KBUILD_BUILD_USER=flightrec KBUILD_BUILD_HOST=vm
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+
+# Base commit identity: fixed, so the base SHA is the same everywhere.
+BASE_TAG=base
+BRANCH=series
+
+JOBS=${JOBS:-$(nproc)}
+
+die() { echo "error: $*" >&2; exit 1; }
+note() { echo "--- $*"; }
+
+fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# step NAME CMD...: run CMD with its output in $LOGS/NAME.log, one line
+# per step with its time; a ticker shows progress of long steps; on
+# failure the end of the log is shown and the log kept.
+step() {
+	local name=$1 start rc=0 pid last=0 now
+	shift
+	mkdir -p "$LOGS"
+	start=$(date +%s)
+	echo "==> $name"
+	"$@" >"$LOGS/$name.log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 2
+		now=$(($(date +%s) - start))
+		if [ $((now - last)) -ge 30 ]; then
+			echo "    ... $name: $(fmt_secs "$now") so far"
+			last=$now
+		fi
+	done
+	wait "$pid" || rc=$?
+	now=$(($(date +%s) - start))
+	if [ "$rc" -ne 0 ]; then
+		echo "[FAIL] $name ($(fmt_secs "$now")), log: $LOGS/$name.log"
+		tail -n 40 "$LOGS/$name.log" | sed 's/^/    /'
+		return "$rc"
+	fi
+	echo "[ ok ] $name ($(fmt_secs "$now"))"
+}
+
+# The patch files of the series, in order.
+series_patches() {
+	[ -f "$PATCHES/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series" |
+		while read -r p _; do echo "$PATCHES/$p"; done
+}
+
+# git in the kernel tree, with settings that make exports reproducible.
+kgit() {
+	git -C "$SRC" -c core.abbrev=12 -c diff.algorithm=myers \
+		-c diff.noprefix=false -c diff.mnemonicPrefix=false \
+		-c diff.renames=true -c format.signature= "$@"
+}
+
+# --- The series as a git tree ----------------------------------------------
+
+SYNC_STAMP=$SRC/.git/flightrec-synced
+
+# export_series DIR: write the tree's commits after the base as patch files
+# named by subject (no number: inserting a patch renames nothing) plus a
+# quilt series file.  --zero-commit, --no-signature, a fixed abbrev and an
+# unnumbered subject keep the output of an unchanged commit byte-identical.
+export_series() {
+	local dir=$1 tmp f name n
+	tmp=$(mktemp -d)
+	kgit format-patch -q --zero-commit --no-signature --no-numbered \
+		--base="$BASE_TAG" -o "$tmp" "$BASE_TAG..$BRANCH"
+	: >"$dir/series"
+	for f in "$tmp"/*.patch; do
+		[ -e "$f" ] || break
+		name=${f##*/}
+		name=${name#[0-9][0-9][0-9][0-9]-}
+		n=2
+		while [ -e "$dir/$name" ]; do
+			name=${f##*/}
+			name=${name#[0-9][0-9][0-9][0-9]-}
+			name=${name%.patch}-$n.patch
+			n=$((n + 1))
+		done
+		mv "$f" "$dir/$name"
+		echo "$name" >>"$dir/series"
+	done
+	rm -rf "$tmp"
+}
+
+# digest_series DIR: one hash over the series file and its patches.
+digest_series() {
+	local dir=$1
+	{
+		cat "$dir/series" 2>/dev/null || true
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series" 2>/dev/null |
+			while read -r p _; do cat "$dir/$p"; done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# tree_state: prints one of
+#   missing    no tree yet
+#   dirty      uncommitted edits in the tree
+#   synced     the tree exports to exactly patches/
+#   behind     patches/ changed since the tree was made (the tree did not)
+#   ahead      the tree has commits that are not exported
+tree_state() {
+	local tmp tree_digest
+	if ! [ -d "$SRC/.git" ] || ! kgit rev-parse -q --verify "$BASE_TAG" >/dev/null; then
+		echo missing
+		return
+	fi
+	if [ -n "$(kgit status --porcelain --untracked-files=normal | head -n1)" ]; then
+		echo dirty
+		return
+	fi
+	tmp=$(mktemp -d)
+	export_series "$tmp"
+	tree_digest=$(digest_series "$tmp")
+	rm -rf "$tmp"
+	if [ "$tree_digest" = "$(digest_series "$PATCHES")" ]; then
+		echo synced
+	elif [ "$tree_digest" = "$(cat "$SYNC_STAMP" 2>/dev/null)" ]; then
+		echo behind
+	else
+		echo ahead
+	fi
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Install what the build, the VM and the tests need, and the base source
+# package at the version in base.conf (another 6.12.y only with a warning).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# Kernel build, perf (with the optional libraries Debian 12 offers),
+# selftests (rsync for kselftest-install), VM, checks.
+PKGS=(
+	build-essential bc bison flex cpio kmod rsync ccache git
+	libelf-dev libssl-dev python3
+	libdw-dev libtraceevent-dev libzstd-dev liblzma-dev zlib1g-dev
+	libcap-dev libnuma-dev libslang2-dev libunwind-dev libperl-dev
+	python3-dev libbabeltrace-dev libpfm4-dev systemtap-sdt-dev
+	libcapstone-dev libiberty-dev pkg-config
+	qemu-system-x86
+	python3-ply shellcheck
+)
+PKGS+=("$@")
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+
+apt_updated=
+apt_update() {
+	[ -n "$apt_updated" ] && return
+	apt-get update -q
+	apt_updated=1
+}
+
+if [ ${#missing[@]} -gt 0 ]; then
+	note "installing: ${missing[*]}"
+	apt_update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "${missing[@]}"
+fi
+
+installed=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE" 2>/dev/null || true)
+if [ "$installed" != "$BASE_VERSION" ]; then
+	apt_update
+	if apt-cache madison "$BASE_PACKAGE" | awk '{print $3}' |
+		grep -qxF "$BASE_VERSION"; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--allow-downgrades "$BASE_PACKAGE=$BASE_VERSION"
+	elif [ -z "$installed" ]; then
+		echo "WARNING: $BASE_PACKAGE $BASE_VERSION is not offered;" \
+			"installing the newest 6.12.y instead." >&2
+		echo "WARNING: the base commit and patch base-commit lines will" \
+			"differ from the recorded ones." >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$BASE_PACKAGE"
+	fi
+	installed=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE")
+fi
+
+if [ "$installed" = "$BASE_VERSION" ]; then
+	echo "$BASE_SHA256  $BASE_TARBALL" | sha256sum --quiet -c - ||
+		die "$BASE_TARBALL does not match the recorded SHA256 in base.conf"
+	note "base: $BASE_PACKAGE $installed (checksum verified)"
+else
+	echo "WARNING: testing on $BASE_PACKAGE $installed, not the recorded" \
+		"$BASE_VERSION; checksum not verified." >&2
+fi

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# vm-run.sh [options] -- COMMAND...: boot a built kernel in QEMU and run
+# COMMAND in it as root; stream its output; exit with its status.
+#
+# The guest's root file system is the host's, over virtio-9p and read-only
+# (as virtme-ng does): the built perf, selftests and scripts are at the
+# same paths as on the host, nothing is copied and nothing needs an image.
+# /tmp is a tmpfs (scratch; the repository stays visible even if it lives
+# under /tmp), and $VM_OUT is a writable 9p share whose files come back
+# to the host in the run directory.
+#
+# The run fails if the kernel log shows a BUG, WARNING, KASAN, lockdep or
+# kmemleak report, an oops or a panic; the report is printed.
+#
+# Options:
+#   -k vm|test   kernel flavour (default: test, the debug kernel)
+#   -c N         CPUs (default 4)         -m MB   memory (default 1024)
+#   -t SECONDS   timeout (default 1800)   -o DIR  run directory to keep
+#   -i           deterministic timing: -icount shift=0,sleep=off
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=test cpus=${VM_CPUS:-4} mem=1024 timeout=1800 rundir='' icount=''
+while getopts "k:c:m:t:o:i" opt; do
+	case "$opt" in
+	k) flavour=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	o) rundir=$OPTARG ;;
+	i) icount=1 ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" != -- ] || shift
+[ $# -gt 0 ] || die "usage: vm-run.sh [options] -- COMMAND..."
+
+kernel=${KERNEL_OUT:-$BUILD/kernel-$flavour}/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel at $kernel: run 'make kernel-$flavour'"
+
+if [ -z "$rundir" ]; then
+	mkdir -p "$BUILD/vm"
+	rundir=$(mktemp -d "$BUILD/vm/run.XXXXXX")
+fi
+rm -rf "$rundir"
+mkdir -p "$rundir/out"
+rundir=$(cd "$rundir" && pwd)
+
+# The command and its environment, read by guest-init.sh.
+{
+	printf 'export ROOT=%q BUILD=%q VM_OUT=/run/vm/out\n' "$ROOT" "$BUILD"
+	# PATH is expanded in the guest.
+	# shellcheck disable=SC2016
+	printf 'export PATH=%q:"$PATH"\n' "$BUILD/perf"
+} >"$rundir/env.sh"
+printf '%q ' "$@" >"$rundir/cmd.sh"
+
+cmdline=(console=ttyS0 loglevel=4 printk.time=1 panic=-1
+	root=hostroot rootfstype=9p ro
+	"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose"
+	init="$ROOT/scripts/guest-init.sh")
+qemu=(qemu-system-x86_64 -machine "q35,accel=tcg" -cpu max
+	-smp "$cpus" -m "$mem" -nodefaults -no-user-config -display none
+	-no-reboot -serial stdio -kernel "$kernel"
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
+	-fsdev "local,id=vmrun,path=$rundir,security_model=none"
+	-device "virtio-9p-pci,fsdev=vmrun,mount_tag=vmrun"
+	-append "${cmdline[*]}")
+[ -z "$icount" ] || qemu+=(-icount "shift=0,sleep=off")
+
+start=$(date +%s.%N)
+rc=0
+timeout --kill-after=10 "$timeout" "${qemu[@]}" </dev/null |
+	tr -d '\r' | tee "$rundir/console.log" || rc=${PIPESTATUS[0]}
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "vm-run: TIMEOUT after ${timeout}s (run dir $rundir)" >&2
+	exit 124
+fi
+
+"$ROOT/scripts/kernel-log-check.sh" "$rundir/dmesg.txt" \
+	"$rundir/kmemleak.txt" "$rundir/console.log" >&2 || exit 1
+
+if [ ! -f "$rundir/status" ]; then
+	echo "vm-run: the guest stopped before the command finished" >&2
+	exit 1
+fi
+status=$(cat "$rundir/status")
+echo "vm-run: exit $status, $(printf '%.1f' "$secs") s, run dir $rundir" >&2
+exit "$status"

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Every shell script of the tooling passes shellcheck.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mapfile -t files < <(git ls-files -co --exclude-standard '*.sh' .ci/run)
+shellcheck "${files[@]}"
+echo "shellcheck: ${#files[@]} files clean"
