@@ -2,6 +2,7 @@
 # build-kernel.sh vm|test [SRC_DIR]: build bzImage from tinyconfig plus the
 # flavour's fragments into build/kernel-<flavour> (ccache, incremental).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:?usage: build-kernel.sh vm|test [source dir]}

@@ -2,6 +2,7 @@
 # Build perf from the kernel tree into build/perf (incremental, ccache).
 # perf builds with -Werror, so a new warning fails the build.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 src=${1:-$SRC}

@@ -2,6 +2,7 @@
 # Build and install the perf_events kselftests from the kernel tree into
 # build/kselftest (run_kselftest.sh and the test binaries).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 src=${1:-$SRC}

@@ -4,6 +4,7 @@
 # the VM on the debug kernel, and test the tooling itself.  Ends with
 # "N passed, N failed[, N skipped]" and exits non-zero if anything failed.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 RESULTS=$BUILD/check/results

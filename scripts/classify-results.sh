@@ -5,6 +5,7 @@
 # that passes is FAIL, a skip not listed is FAIL, a listed test that did
 # not run is FAIL.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 out=${1:?usage: classify-results.sh RUNDIR}/out

@@ -5,6 +5,7 @@
 # key is not public) and debug info off (it triples the build time).
 # Takes hours on 2 cores; the .deb files land in build/.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 "$ROOT/scripts/setup.sh" "linux-config-6.12=$BASE_VERSION" dwarves debhelper

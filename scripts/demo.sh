@@ -2,6 +2,7 @@
 # The demo: build what is missing (a second run reuses every build), boot
 # the demo kernel and show perf working in it.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 t0=$(date +%s)

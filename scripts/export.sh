@@ -2,6 +2,7 @@
 # Export the tree's commits back to patches/: one file per commit, named by
 # subject, and the series file.  Unchanged commits give identical files.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 state=$(tree_state)

@@ -6,10 +6,15 @@ BUILD=${BUILD_DIR:-$ROOT/build}
 SRC=$BUILD/linux                 # the kernel git tree: base commit + series
 LOGS=$BUILD/logs
 PATCHES=${PATCHES_DIR:-$ROOT/patches}
-# shellcheck source=../base.conf
+# shellcheck source=base.conf
 . "$ROOT/base.conf"
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+# Hit the cache from any clone: paths below build/ are hashed relative,
+# and the __FILE__ prefix map (which names the absolute source path but
+# maps it away) is left out of the hash.
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=* -ffile-prefix-map=*'
 # Fixed build identity so that ccache hits across trees and machines.
 export KBUILD_BUILD_USER=flightrec KBUILD_BUILD_HOST=vm
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'

@@ -2,6 +2,7 @@
 # Install what the build, the VM and the tests need, and the base source
 # package at the version in base.conf (another 6.12.y only with a warning).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # Kernel build, perf (with the optional libraries Debian 12 offers),
@@ -12,7 +13,7 @@ PKGS=(
 	libdw-dev libtraceevent-dev libzstd-dev liblzma-dev zlib1g-dev
 	libcap-dev libnuma-dev libslang2-dev libunwind-dev libperl-dev
 	python3-dev libbabeltrace-dev libpfm4-dev systemtap-sdt-dev
-	libcapstone-dev libiberty-dev pkg-config
+	libcapstone-dev libiberty-dev libdebuginfod-dev libtracefs-dev pkg-config
 	qemu-system-x86
 	python3-ply shellcheck
 )

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Say whether the kernel tree holds commits or edits not yet in patches/.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 n=$(series_patches | wc -l)

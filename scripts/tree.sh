@@ -4,6 +4,7 @@
 # Refuses to throw away commits or edits that are not exported, unless
 # FORCE=1.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 make_base() {

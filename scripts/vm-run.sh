@@ -18,6 +18,7 @@
 #   -t SECONDS   timeout (default 1800)   -o DIR  run directory to keep
 #   -i           deterministic timing: -icount shift=0,sleep=off
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 flavour=test cpus=${VM_CPUS:-4} mem=1024 timeout=1800 rundir='' icount=''
@@ -73,7 +74,7 @@ qemu=(qemu-system-x86_64 -machine "q35,accel=tcg" -cpu max
 start=$(date +%s.%N)
 rc=0
 timeout --kill-after=10 "$timeout" "${qemu[@]}" </dev/null |
-	tr -d '\r' | tee "$rundir/console.log" || rc=${PIPESTATUS[0]}
+	sed -u 's/\r$//' | tee "$rundir/console.log" || rc=${PIPESTATUS[0]}
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then

@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mapfile -t files < <(git ls-files -co --exclude-standard '*.sh' .ci/run)
-shellcheck "${files[@]}"
+shellcheck -x "${files[@]}"
 echo "shellcheck: ${#files[@]} files clean"
