@@ -16,7 +16,8 @@ xzcat /usr/src/linux-config-6.12/config.amd64_none_amd64.xz >"$out/.config"
 "$SRC/scripts/config" --file "$out/.config" \
 	--set-str SYSTEM_TRUSTED_KEYS "" \
 	--set-str MODULE_SIG_KEY "certs/signing_key.pem" \
-	--disable DEBUG_INFO --disable DEBUG_INFO_DWARF5 \
+	--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF4 \
+	--disable DEBUG_INFO_DWARF5 \
 	--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE
 make -C "$SRC" O="$out" olddefconfig
 [ "${DEB_CONFIG_ONLY:-0}" = 1 ] && exit 0

@@ -30,16 +30,17 @@ note() { echo "--- $*"; }
 
 fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
-# step NAME CMD...: run CMD with its output in $LOGS/NAME.log, one line
+# step NAME CMD...: run CMD with its output in $LOGS/<NAME>.log, one line
 # per step with its time; a ticker shows progress of long steps; on
 # failure the end of the log is shown and the log kept.
 step() {
-	local name=$1 start rc=0 pid last=0 now
+	local name=$1 log start rc=0 pid last=0 now
 	shift
+	log=$LOGS/$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_').log
 	mkdir -p "$LOGS"
 	start=$(date +%s)
 	echo "==> $name"
-	"$@" >"$LOGS/$name.log" 2>&1 &
+	"$@" >"$log" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 2
@@ -52,8 +53,8 @@ step() {
 	wait "$pid" || rc=$?
 	now=$(($(date +%s) - start))
 	if [ "$rc" -ne 0 ]; then
-		echo "[FAIL] $name ($(fmt_secs "$now")), log: $LOGS/$name.log"
-		tail -n 40 "$LOGS/$name.log" | sed 's/^/    /'
+		echo "[FAIL] $name ($(fmt_secs "$now")), log: $log"
+		tail -n 40 "$log" | sed 's/^/    /'
 		return "$rc"
 	fi
 	echo "[ ok ] $name ($(fmt_secs "$now"))"

@@ -19,10 +19,15 @@ PKGS=(
 )
 PKGS+=("$@")
 
+# A package is missing unless installed (at the version, for NAME=VERSION).
 missing=()
 for p in "${PKGS[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
+	st=$(dpkg-query -W -f='${Status} ${Version}' "${p%%=*}" 2>/dev/null || true)
+	case "$p" in
+	*=*) [ "$st" = "install ok installed ${p#*=}" ] && continue ;;
+	*) [ "${st% *}" = "install ok installed" ] && continue ;;
+	esac
+	missing+=("$p")
 done
 
 apt_updated=
