@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help setup tree export status kernel-vm kernel-test perf selftests \
-	run check demo deb clean
+	run check demo bench deb clean
 
 help:
 	@echo "demo         build what is needed and show the feature in the VM"
@@ -19,6 +19,7 @@ help:
 	@echo "perf         build perf from the tree"
 	@echo "selftests    build and install the perf_events kselftests"
 	@echo "run CMD=...  boot the test kernel (KERNEL=vm for the other) and run CMD"
+	@echo "bench        per-record write cost of each ring-buffer mode (-icount)"
 	@echo "deb          Debian packages of the patched kernel (hours)"
 
 setup:
@@ -41,6 +42,8 @@ check:
 	$(S)/check.sh
 demo:
 	$(S)/demo.sh
+bench: kernel-vm
+	$(S)/bench.sh
 deb:
 	$(S)/deb.sh
 clean:
