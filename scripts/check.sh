@@ -61,14 +61,20 @@ checkpatch() {
 }
 
 # Build the test kernel at every commit but the tip (built next anyway),
-# in the same output folder: each build is incremental.
+# in the same output folder: each build is incremental. perf too, with
+# -Werror, at every commit that touches what perf is built from.
 bisect_builds() {
-	local c commits
+	local c commits subject
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
 	for c in "${commits[@]:0:${#commits[@]}-1}"; do
 		kgit checkout -q --detach "$c"
-		check "bisect-build $(kgit log -1 --format=%s "$c")" \
-			"$ROOT/scripts/build-kernel.sh" test
+		subject=$(kgit log -1 --format=%s "$c")
+		check "bisect-build $subject" "$ROOT/scripts/build-kernel.sh" test
+		if kgit diff --quiet "$c^" "$c" -- tools/perf tools/lib tools/include; then
+			continue
+		fi
+		check "bisect-perf $subject" \
+			env PERF_OUT="$BUILD/perf-bisect" "$ROOT/scripts/build-perf.sh"
 	done
 	kgit checkout -q "$BRANCH"
 }
