@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help setup tree export status kernel-vm kernel-test perf selftests \
-	run check demo bench deb clean
+	run check demo bench bench-snapshot deb clean
 
 help:
 	@echo "demo         build what is needed and show the feature in the VM"
@@ -20,6 +20,7 @@ help:
 	@echo "selftests    build and install the perf_events kselftests"
 	@echo "run CMD=...  boot the test kernel (KERNEL=vm for the other) and run CMD"
 	@echo "bench        per-record write cost of each ring-buffer mode (-icount)"
+	@echo "bench-snapshot  perf record's CPU: plain, --overwrite, --sample-snapshot"
 	@echo "deb          Debian packages of the patched kernel (hours)"
 
 setup:
@@ -44,6 +45,8 @@ demo:
 	$(S)/demo.sh
 bench: kernel-vm
 	$(S)/bench.sh
+bench-snapshot: kernel-vm perf
+	$(S)/bench-snapshot.sh
 deb:
 	$(S)/deb.sh
 clean:
