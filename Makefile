@@ -4,24 +4,27 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help setup tree export status kernel-vm kernel-test perf selftests \
-	run check demo bench bench-snapshot deb clean
+.PHONY: help setup tree export status kernel-release kernel-debug kernel-i386 \
+	kernel-base perf selftests selftests-i386 run check demo bench \
+	bench-snapshot deb clean
 
 help:
-	@echo "demo         build what is needed and show the feature in the VM"
-	@echo "check        the test command: every check, ends 'N passed, N failed'"
-	@echo "setup        install packages and the base source package"
-	@echo "tree         make build/linux: base commit + one commit per patch"
-	@echo "export       write the tree's commits back to patches/"
-	@echo "status       does the tree hold work that is not exported?"
-	@echo "kernel-vm    build the demo/benchmark kernel"
-	@echo "kernel-test  build the debug kernel the tests run on"
-	@echo "perf         build perf from the tree"
-	@echo "selftests    build and install the perf_events kselftests"
-	@echo "run CMD=...  boot the test kernel (KERNEL=vm for the other) and run CMD"
-	@echo "bench        per-record write cost of each ring-buffer mode (-icount)"
-	@echo "bench-snapshot  perf record's CPU: plain, --overwrite, --sample-snapshot"
-	@echo "deb          Debian packages of the patched kernel (hours)"
+	@echo "demo           build what is needed and show the feature in the VM"
+	@echo "check          the test command: every check, ends 'N passed, N failed'"
+	@echo "setup          install packages and the base source package"
+	@echo "tree           make build/linux: base commit + one commit per patch"
+	@echo "export         write the tree's commits back to patches/"
+	@echo "status         does the tree hold work that is not exported?"
+	@echo "kernel-release build the demo/benchmark kernel (configs/release.config)"
+	@echo "kernel-debug   build the debug kernel the tests run on"
+	@echo "kernel-i386    build the 32-bit kernel of the series"
+	@echo "kernel-base    build the unpatched base kernel (release config)"
+	@echo "perf           build perf from the tree (pinned features)"
+	@echo "selftests      build the perf_events kselftests (selftests-i386: -m32)"
+	@echo "run CMD=...    boot the debug kernel (KERNEL=release for the other) and run CMD"
+	@echo "bench          per-record write cost of each ring-buffer mode (-icount)"
+	@echo "bench-snapshot perf record's CPU: plain, --overwrite, --sample-snapshot"
+	@echo "deb            Debian packages of the patched kernel (hours)"
 
 setup:
 	$(S)/setup.sh
@@ -31,21 +34,25 @@ export:
 	$(S)/export.sh
 status:
 	$(S)/status.sh
-kernel-vm kernel-test: kernel-%:
+kernel-release kernel-debug kernel-i386: kernel-%:
 	$(S)/build-kernel.sh $*
+kernel-base:
+	$(S)/build-base-kernel.sh
 perf:
 	$(S)/build-perf.sh
 selftests:
 	$(S)/build-selftests.sh
+selftests-i386:
+	$(S)/build-selftests.sh i386
 run:
-	$(S)/vm-run.sh -k $(or $(KERNEL),test) -- bash -c '$(CMD)'
+	$(S)/vm-run.sh -k $(or $(KERNEL),debug) -- bash -c '$(CMD)'
 check:
-	$(S)/check.sh
+	check/run.sh
 demo:
 	$(S)/demo.sh
-bench: kernel-vm
+bench: kernel-release
 	$(S)/bench.sh
-bench-snapshot: kernel-vm perf
+bench-snapshot: kernel-release perf
 	$(S)/bench-snapshot.sh
 deb:
 	$(S)/deb.sh

@@ -9,7 +9,7 @@ set -euo pipefail
 
 out=$BUILD/bench
 mkdir -p "$out"
-"$ROOT/scripts/vm-run.sh" -k vm -c 2 -i -- \
+"$ROOT/scripts/vm-run.sh" -k release -c 2 -i -- \
 	env PATH="$BUILD/perf:$PATH" bash "$ROOT/bench/snapshot-cpu.sh" \
 	"${CALLS:-200000}" "${TRIGGERS:-10}" | tee "$out/snapshot-cpu.txt"
 awk '$1 == "plain" { p = $2 } $2 ~ /^[0-9.]+$/ { t[$1] = $2 }

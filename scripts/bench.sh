@@ -12,30 +12,17 @@ set -euo pipefail
 loops=${LOOPS:-20000}
 rounds=${ROUNDS:-3}
 out=$BUILD/bench
-base_src=$BUILD/linux-base
-base_out=$BUILD/kernel-vm-base
 mkdir -p "$out"
 gcc -O2 -Wall -Werror \
 	-o "$out/rb-cost" "$ROOT/bench/rb-cost.c"
-
-# The base kernel: a worktree of the base commit, same fragments, own
-# output directory (ccache makes it cheap after the first build).
-# A worktree left over from an earlier kernel tree is stale: re-create it.
-if ! git -C "$base_src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$base_src"
-	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$base_src" "$BASE_TAG"
-fi
-git -C "$base_src" checkout -q --detach "$BASE_TAG"
-KERNEL_OUT=$base_out "$ROOT/scripts/build-kernel.sh" vm "$base_src" \
-	>"$out/kernel-base.log" 2>&1 ||
+"$ROOT/scripts/build-base-kernel.sh" >"$out/kernel-base.log" 2>&1 ||
 	die "base kernel build failed, see $out/kernel-base.log"
 
 note "series kernel"
-"$ROOT/scripts/vm-run.sh" -k vm -c 1 -i -- \
+"$ROOT/scripts/vm-run.sh" -k release -c 1 -i -- \
 	"$out/rb-cost" "$loops" "$rounds" | tee "$out/series.txt"
 note "base kernel (no series)"
-KERNEL_OUT=$base_out "$ROOT/scripts/vm-run.sh" -k vm -c 1 -i -- \
+KERNEL_OUT=$BUILD/kernel-base "$ROOT/scripts/vm-run.sh" -k release -c 1 -i -- \
 	"$out/rb-cost" "$loops" "$rounds" | tee "$out/base.txt"
 
 # Writable buffer, per record, series over base.

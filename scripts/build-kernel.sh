@@ -1,40 +1,46 @@
 #!/usr/bin/env bash
-# build-kernel.sh vm|test [SRC_DIR]: build bzImage from tinyconfig plus the
-# flavour's fragments into build/kernel-<flavour> (ccache, incremental).
+# build-kernel.sh release|debug|i386 [SRC_DIR]: build bzImage from
+# tinyconfig plus the flavour's fragments (configs/<flavour>.config on top
+# of release.config) into build/kernel-<flavour> (ccache, incremental).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: build-kernel.sh vm|test [source dir]}
+flavour=${1:?usage: build-kernel.sh release|debug|i386 [source dir]}
 src=${2:-$SRC}
 out=${KERNEL_OUT:-$BUILD/kernel-$flavour}
+frags=("$ROOT/configs/release.config")
 case "$flavour" in
-vm) frags=("$ROOT/configs/vm.config") ;;
-test) frags=("$ROOT/configs/vm.config" "$ROOT/configs/debug.config") ;;
+release) ;;
+debug | i386) frags+=("$ROOT/configs/$flavour.config") ;;
 *) die "unknown kernel flavour '$flavour'" ;;
 esac
+arch=$(kernel_arch "$flavour")
 
 kmake() {
-	make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+	make -C "$src" O="$out" ARCH="$arch" -j"$JOBS" CC="ccache gcc" \
+		HOSTCC="ccache gcc" "$@"
 }
 
-# Every option a fragment asks for must be in the result: a dependency that
-# Kconfig silently dropped would otherwise make the kernel miss a feature.
+# Every option the fragments ask for (the last fragment that names it
+# wins) must be in the result: a dependency that Kconfig silently dropped
+# would otherwise make the kernel miss a feature.
 verify_config() {
-	local frag line opt val got bad=0
-	for frag in "${frags[@]}"; do
-		while IFS= read -r line; do
-			case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-			opt=${line%%=*} val=${line#*=}
-			got=$(grep -E "^$opt=" "$out/.config" | cut -d= -f2- || true)
-			if [ "$val" = n ]; then
-				[ -z "$got" ] && continue
-			elif [ "$got" = "$val" ]; then
-				continue
-			fi
-			echo "config: $opt wanted '$val', got '${got:-not set}' (${frag##*/})" >&2
-			bad=1
-		done <"$frag"
+	local line opt val got bad=0
+	declare -A want
+	while IFS= read -r line; do
+		case "$line" in CONFIG_*=*) want[${line%%=*}]=${line#*=} ;; esac
+	done < <(cat "${frags[@]}")
+	for opt in "${!want[@]}"; do
+		val=${want[$opt]}
+		got=$(grep -E "^$opt=" "$out/.config" | cut -d= -f2- || true)
+		if [ "$val" = n ]; then
+			[ -z "$got" ] && continue
+		elif [ "$got" = "$val" ]; then
+			continue
+		fi
+		echo "config: $opt wanted '$val', got '${got:-not set}'" >&2
+		bad=1
 	done
 	return "$bad"
 }

@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
-# Build and install the perf_events kselftests from the kernel tree into
-# build/kselftest (run_kselftest.sh and the test binaries).
+# build-selftests.sh [x86_64|i386] [SRC_DIR]: build and install the
+# perf_events kselftests from the kernel tree into build/kselftest
+# (run_kselftest.sh and the test binaries), or for the i386 guest into
+# build/kselftest-i386: static -m32 binaries and their init (guest/init32.c),
+# since that guest has no 32-bit user space of its own.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-src=${1:-$SRC}
-out=$BUILD/kselftest-build
-install=${KSELFTEST_OUT:-$BUILD/kselftest}
+arch=${1:-x86_64}
+src=${2:-$SRC}
+case "$arch" in
+x86_64) suffix='' cc="ccache gcc" ldflags=() ;;
+i386) suffix=-i386 cc="ccache gcc -m32" ldflags=(LDFLAGS=-static) ;;
+*) die "usage: build-selftests.sh [x86_64|i386] [source dir]" ;;
+esac
+out=$BUILD/kselftest$suffix-build
+install=${KSELFTEST_OUT:-$BUILD/kselftest$suffix}
 mkdir -p "$out"
-make -C "$src" O="$out" -j"$JOBS" headers >/dev/null
+make -C "$src" O="$out" ARCH="$arch" -j"$JOBS" headers >/dev/null
 make -C "$src/tools/testing/selftests" O="$out" -j"$JOBS" \
-	CC="ccache gcc" TARGETS=perf_events \
+	ARCH="$arch" CC="$cc" "${ldflags[@]}" TARGETS=perf_events \
 	KHDR_INCLUDES="-isystem $out/usr/include" \
 	INSTALL_PATH="$install" install
+if [ "$arch" = i386 ]; then
+	gcc -m32 -static -O2 -Wall -Werror -o "$install/init32" \
+		"$ROOT/guest/init32.c"
+fi
 cat "$install/kselftest-list.txt"

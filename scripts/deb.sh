@@ -8,7 +8,18 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-"$ROOT/scripts/setup.sh" "linux-config-6.12=$BASE_VERSION" dwarves debhelper
+# Debian's config for the version of the base in use; apt drops old
+# versions, so when that one is gone, the newest 6.12 config (with a
+# warning: Kconfig fills in what differs).
+"$ROOT/scripts/setup.sh" dwarves debhelper
+base=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE")
+if apt-cache madison linux-config-6.12 | awk '{ print $3 }' | grep -qxF "$base"; then
+	config_pkg=linux-config-6.12=$base
+else
+	echo "WARNING: linux-config-6.12 $base is not offered; using the newest" >&2
+	config_pkg=linux-config-6.12
+fi
+"$ROOT/scripts/setup.sh" "$config_pkg"
 "$ROOT/scripts/tree.sh"
 out=$BUILD/kernel-deb
 mkdir -p "$out"
@@ -22,6 +33,6 @@ xzcat /usr/src/linux-config-6.12/config.amd64_none_amd64.xz >"$out/.config"
 make -C "$SRC" O="$out" olddefconfig
 [ "${DEB_CONFIG_ONLY:-0}" = 1 ] && exit 0
 make -C "$SRC" O="$out" -j"$JOBS" CC="ccache gcc" \
-	LOCALVERSION=-flightrec KDEB_PKGVERSION="$BASE_VERSION+flightrec1" \
+	LOCALVERSION=-flightrec KDEB_PKGVERSION="$base+flightrec1" \
 	bindeb-pkg
 ls -l "$BUILD"/*.deb

@@ -28,6 +28,34 @@ JOBS=${JOBS:-$(nproc)}
 die() { echo "error: $*" >&2; exit 1; }
 note() { echo "--- $*"; }
 
+# The repository's path ends up in the guest's kernel command line (init=)
+# and in QEMU's -fsdev options, which split at spaces and commas.
+case "$ROOT$BUILD" in
+*[[:space:],]*) die "the repository path '$ROOT' (or BUILD_DIR) has a space or" \
+	"a comma; QEMU and the kernel command line cannot carry it: clone elsewhere" ;;
+esac
+
+# kernel_arch FLAVOUR: the ARCH= a kernel flavour is built for.
+kernel_arch() { if [ "$1" = i386 ]; then echo i386; else echo x86_64; fi; }
+
+# kill_tree PID: end PID and everything below it (QEMU under timeout under
+# a step, make under a build), children first so none is re-parented away.
+kill_tree() {
+	local child
+	for child in $(pgrep -P "$1" 2>/dev/null || true); do
+		kill_tree "$child"
+	done
+	kill -TERM "$1" 2>/dev/null || true
+}
+
+# kill_tree_below PID: end everything PID started, not PID itself.
+kill_tree_below() {
+	local child
+	for child in $(pgrep -P "$1" 2>/dev/null || true); do
+		kill_tree "$child"
+	done
+}
+
 fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
 # step NAME CMD...: run CMD with its output in $LOGS/<NAME>.log, one line
@@ -121,6 +149,8 @@ digest_series() {
 #   synced     the tree exports to exactly patches/
 #   behind     patches/ changed since the tree was made (the tree did not)
 #   ahead      the tree has commits that are not exported
+#   detached   the work tree is not on its branch (an interrupted bisect
+#              build left it at an older commit); the branch is intact
 tree_state() {
 	local tmp tree_digest
 	if ! [ -d "$SRC/.git" ] || ! kgit rev-parse -q --verify "$BASE_TAG" >/dev/null; then
@@ -129,6 +159,10 @@ tree_state() {
 	fi
 	if [ -n "$(kgit status --porcelain --untracked-files=normal | head -n1)" ]; then
 		echo dirty
+		return
+	fi
+	if [ "$(kgit branch --show-current)" != "$BRANCH" ]; then
+		echo detached
 		return
 	fi
 	tmp=$(mktemp -d)
@@ -142,4 +176,11 @@ tree_state() {
 	else
 		echo ahead
 	fi
+}
+
+# require_root: apt-get, QEMU's 9p export of / and the kernel builds' use
+# of the whole tree need root; say so before doing anything.
+require_root() {
+	[ "$(id -u)" = 0 ] || die "run as root (apt-get installs packages and" \
+		"QEMU exports / to the guest)"
 }

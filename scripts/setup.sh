@@ -4,18 +4,19 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+require_root
 
-# Kernel build, perf (with the optional libraries Debian 12 offers),
-# selftests (rsync for kselftest-install), VM, checks.
+# Kernel build, perf (the libraries of the features scripts/build-perf.sh
+# pins on), selftests (rsync for kselftest-install), VM, checks.
 PKGS=(
 	build-essential bc bison flex cpio kmod rsync ccache git
 	libelf-dev libssl-dev python3
 	libdw-dev libtraceevent-dev libzstd-dev liblzma-dev zlib1g-dev
-	libcap-dev libnuma-dev libslang2-dev libunwind-dev libperl-dev
-	python3-dev libbabeltrace-dev libpfm4-dev systemtap-sdt-dev
-	libcapstone-dev libiberty-dev libdebuginfod-dev libtracefs-dev pkg-config
+	libcap-dev libiberty-dev pkg-config
 	qemu-system-x86
 	python3-ply shellcheck
+	# the i386 guest: static -m32 selftests and init
+	gcc-multilib
 )
 PKGS+=("$@")
 
@@ -61,11 +62,18 @@ if [ "$installed" != "$BASE_VERSION" ]; then
 	installed=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE")
 fi
 
+# Say which base is in use, and keep it beside the builds: when apt no
+# longer serves the pinned version, the run goes on with the newest 6.12
+# (apply-series then shows whether the series still applies), and the
+# version and checksum actually used are on record.
+sum=$(sha256sum "$BASE_TARBALL" | cut -d' ' -f1)
+mkdir -p "$BUILD"
+printf '%s %s %s\n' "$BASE_PACKAGE" "$installed" "$sum" >"$BUILD/base-used"
 if [ "$installed" = "$BASE_VERSION" ]; then
-	echo "$BASE_SHA256  $BASE_TARBALL" | sha256sum --quiet -c - ||
+	[ "$sum" = "$BASE_SHA256" ] ||
 		die "$BASE_TARBALL does not match the recorded SHA256 in base.conf"
 	note "base: $BASE_PACKAGE $installed (checksum verified)"
 else
-	echo "WARNING: testing on $BASE_PACKAGE $installed, not the recorded" \
-		"$BASE_VERSION; checksum not verified." >&2
+	echo "WARNING: testing on $BASE_PACKAGE $installed (sha256 $sum)," \
+		"not the pinned $BASE_VERSION, which apt no longer offers." >&2
 fi

@@ -9,6 +9,10 @@ case "$(tree_state)" in
 missing) echo "tree: not created ($n patches in patches/): make tree" ;;
 synced) echo "tree: in sync with patches/ ($n patches)" ;;
 behind) echo "tree: patches/ changed since the tree was made: make tree" ;;
+detached)
+	echo "tree: NOT ON BRANCH $BRANCH (an interrupted bisect?): at $(kgit log -1 --format='%h %s');" \
+		"make tree puts it back"
+	;;
 dirty)
 	echo "tree: UNCOMMITTED EDITS in build/linux (lost unless committed and exported):"
 	kgit status --short | head -n 20

@@ -61,6 +61,11 @@ missing)
 	make_base
 	apply_series
 	;;
+detached)
+	note "tree: was left off its branch (at $(kgit log -1 --format='%h %s')): back to $BRANCH"
+	kgit checkout -q "$BRANCH"
+	exec "$0" "$@"
+	;;
 synced)
 	note "tree: up to date with patches/"
 	exit 0

@@ -10,10 +10,15 @@
 # to the host in the run directory.
 #
 # The run fails if the kernel log shows a BUG, WARNING, KASAN, lockdep or
-# kmemleak report, an oops or a panic; the report is printed.
+# kmemleak report, an oops or a panic; the report is printed, on a timeout
+# too. A minute before the timeout the guest dumps its blocked tasks and
+# saves its kernel log itself (guest/init.sh), so a hang keeps its evidence.
+#
+# The i386 flavour boots qemu-system-i386 with guest/init32.c as PID 1:
+# COMMAND is then TIMEOUT TEST... (static i386 kselftest binaries).
 #
 # Options:
-#   -k vm|test   kernel flavour (default: test, the debug kernel)
+#   -k release|debug|i386   kernel flavour (default: debug)
 #   -c N         CPUs (default 4)         -m MB   memory (default 1024)
 #   -t SECONDS   timeout (default 1800)   -o DIR  run directory to keep
 #   -i           deterministic timing: -icount shift=0,sleep=off
@@ -21,7 +26,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-flavour=test cpus=${VM_CPUS:-4} mem=1024 timeout=1800 rundir='' icount=''
+flavour=debug cpus=${VM_CPUS:-4} mem=1024 timeout=1800 rundir='' icount=''
 while getopts "k:c:m:t:o:i" opt; do
 	case "$opt" in
 	k) flavour=$OPTARG ;;
@@ -48,20 +53,35 @@ rm -rf "$rundir"
 mkdir -p "$rundir/out"
 rundir=$(cd "$rundir" && pwd)
 
-# The command and its environment, read by guest-init.sh.
+# The guest gives up a minute before the host does, keeping the evidence.
+# Under -icount the guest skips its idle time, so its clock cannot time
+# anything: no guest timeout then.
+guest_timeout=$((timeout > 120 ? timeout - 60 : timeout / 2))
+[ -z "$icount" ] || guest_timeout=0
+
+# The command and its environment, read by guest/init.sh.
 {
-	printf 'export ROOT=%q BUILD=%q VM_OUT=/run/vm/out\n' "$ROOT" "$BUILD"
+	printf 'export ROOT=%q BUILD=%q VM_OUT=/run/vm/out GUEST_TIMEOUT=%d\n' \
+		"$ROOT" "$BUILD" "$guest_timeout"
 	# PATH is expanded in the guest.
 	# shellcheck disable=SC2016
 	printf 'export PATH=%q:"$PATH"\n' "$BUILD/perf"
 } >"$rundir/env.sh"
 printf '%q ' "$@" >"$rundir/cmd.sh"
 
-cmdline=(console=ttyS0 loglevel=4 printk.time=1 panic=-1
+# loglevel=5: the console shows KERN_WARNING, so WARN and lockdep reports
+# reach console.log even when the guest hangs before saving dmesg.
+cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1
 	root=hostroot rootfstype=9p ro
-	"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose"
-	init="$ROOT/scripts/guest-init.sh")
-qemu=(qemu-system-x86_64 -machine "q35,accel=tcg" -cpu max
+	"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose")
+if [ "$flavour" = i386 ]; then
+	qemu=(qemu-system-i386)
+	cmdline+=(init="$BUILD/kselftest-i386/init32" -- "$@")
+else
+	qemu=(qemu-system-x86_64)
+	cmdline+=(init="$ROOT/guest/init.sh")
+fi
+qemu+=(-machine "q35,accel=tcg" -cpu max
 	-smp "$cpus" -m "$mem" -nodefaults -no-user-config -display none
 	-no-reboot -serial stdio -kernel "$kernel"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
@@ -71,19 +91,29 @@ qemu=(qemu-system-x86_64 -machine "q35,accel=tcg" -cpu max
 	-append "${cmdline[*]}")
 [ -z "$icount" ] || qemu+=(-icount "shift=0,sleep=off")
 
+# QEMU runs in the background so that a signal to this script is handled
+# at once (bash runs traps only between foreground commands) and takes
+# QEMU down with it: Ctrl-C or CI's SIGTERM leaves no VM behind.
+trap 'trap - INT TERM; kill_tree_below $$; exit 130' INT TERM
 start=$(date +%s.%N)
 rc=0
-timeout --kill-after=10 "$timeout" "${qemu[@]}" </dev/null |
-	sed -u 's/\r$//' | tee "$rundir/console.log" || rc=${PIPESTATUS[0]}
+{
+	timeout --kill-after=10 "$timeout" "${qemu[@]}" </dev/null
+	echo $? >"$rundir/qemu-rc"
+} | sed -u 's/\r$//' | tee "$rundir/console.log" &
+wait $! || true
+rc=$(cat "$rundir/qemu-rc" 2>/dev/null || echo 1)
 secs=$(echo "$(date +%s.%N) - $start" | bc)
+
+log_ok=0
+"$ROOT/scripts/kernel-log-check.sh" "$rundir/dmesg.txt" \
+	"$rundir/kmemleak.txt" "$rundir/console.log" >&2 || log_ok=1
 
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	echo "vm-run: TIMEOUT after ${timeout}s (run dir $rundir)" >&2
 	exit 124
 fi
-
-"$ROOT/scripts/kernel-log-check.sh" "$rundir/dmesg.txt" \
-	"$rundir/kmemleak.txt" "$rundir/console.log" >&2 || exit 1
+[ "$log_ok" = 0 ] || exit 1
 
 if [ ! -f "$rundir/status" ]; then
 	echo "vm-run: the guest stopped before the command finished" >&2

@@ -1,5 +1,5 @@
 #!/bin/bash
-# PID 1 in the VM started by vm-run.sh: mount what a test needs, run the
+# PID 1 in the VM started by scripts/vm-run.sh: mount what a test needs, run the
 # command from the run directory (/run/vm), save the kernel log and the
 # exit status there, and reboot (QEMU runs with -no-reboot, so it exits).
 # Not set -e: whatever the command does, the status must reach the host.
@@ -48,8 +48,28 @@ mkdir -p "$HOME"
 hostname flightrec-vm
 
 cd /tmp || exit 1
-bash /run/vm/cmd.sh </dev/null
+# The command in a session of its own, so that a timeout can end all of it.
+setsid bash /run/vm/cmd.sh </dev/null &
+cmd=$!
+# The guest's own timeout, before the host's: what is blocked, and which
+# locks are held, reach the console and the saved kernel log.
+# GUEST_TIMEOUT counts from the boot (the guest's uptime follows the
+# host's clock under TCG), so a slow boot shortens it; 0 (under -icount,
+# where idle time is skipped) means none.
+[ "${GUEST_TIMEOUT:-0}" -gt 0 ] && (
+	read -r up _ </proc/uptime
+	sleep $((GUEST_TIMEOUT - ${up%.*}))
+	echo "guest: no end after $GUEST_TIMEOUT s: blocked tasks and held locks follow"
+	: >/run/vm/guest-timeout
+	echo w >/proc/sysrq-trigger
+	echo d >/proc/sysrq-trigger
+	kill -KILL -- "-$cmd"
+) &
+watchdog=$!
+wait "$cmd"
 rc=$?
+kill "$watchdog" 2>/dev/null
+[ ! -e /run/vm/guest-timeout ] || rc=124
 
 # Report leaks: two scans, because kmemleak only reports an object that
 # stayed unreferenced and unchanged across a scan.

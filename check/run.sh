@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The test command: set up, prove the series (applies, checkpatch, builds
+# after every patch), build the tip (debug, i386 and base kernels, perf,
+# selftests), test the tooling, and run the tests of check/vm-tests.list
+# in VMs, two side by side. Ends with "N passed, N failed, N skipped",
+# writes the results as KTAP too, and exits non-zero if anything failed.
+#
+# A deadline (CHECK_BUDGET seconds, 85 minutes by default: CI stops at 90)
+# bounds the run: the bisect builds stop early enough to leave the VM
+# stage its time, the VMs get what is left, and whatever did not run is
+# counted as failed and named. Ctrl-C or SIGTERM stops everything it
+# started (builds, QEMU) and puts build/linux back on its branch.
+set -euo pipefail
+# shellcheck source=check/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=check/bisect.sh
+. "$ROOT/check/bisect.sh"
+# shellcheck source=check/vm.sh
+. "$ROOT/check/vm.sh"
+
+# Seconds the VM stage needs on a slow machine; bisect builds that would
+# eat into it are not run (and fail the run).
+VM_STAGE_NEED=${VM_STAGE_NEED:-2400}
+
+on_signal() {
+	trap - INT TERM
+	echo
+	echo "=== interrupted: stopping every build and VM this run started"
+	kill_tree_below $$
+	wait 2>/dev/null || true
+	if [ -z "$(kgit branch --show-current 2>/dev/null)" ]; then
+		kgit checkout -q "$BRANCH" 2>/dev/null || true
+	fi
+	record FAIL "interrupted (the rest did not run)"
+	summary interrupted || true
+	exit 130
+}
+
+# The series applies to the base, patch by patch, on a scratch index: no
+# checkout, so it is quick and leaves the tree alone.
+apply_series_check() {
+	local idx p
+	idx=$(mktemp)
+	GIT_INDEX_FILE=$idx kgit read-tree "$BASE_TAG"
+	while read -r p; do
+		GIT_INDEX_FILE=$idx kgit apply --cached "$p" ||
+			{ echo "does not apply: ${p##*/}"; rm -f "$idx"; return 1; }
+		echo "applies: ${p##*/}"
+	done < <(series_patches)
+	rm -f "$idx"
+}
+
+checkpatch() {
+	local p=$1 ignore
+	ignore=$(awk -v p="${p##*/}" '!/^#/ && $1 == p { printf "%s,", $2 }' \
+		"$ROOT/check/checkpatch-accepted.txt")
+	(cd "$SRC" && scripts/checkpatch.pl --strict --show-types \
+		${ignore:+--ignore "$ignore"} "$p")
+}
+
+tip_builds() {
+	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
+	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386
+	check kernel-base "$ROOT/scripts/build-base-kernel.sh"
+	check perf "$ROOT/scripts/build-perf.sh"
+	check selftests "$ROOT/scripts/build-selftests.sh"
+	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
+}
+
+main() {
+	require_root
+	mkdir -p "$CHECK_DIR"
+	: >"$RESULTS"
+	: >"$STAGES"
+	trap on_signal INT TERM
+
+	stage setup
+	if ! step setup "$ROOT/scripts/setup.sh"; then
+		record FAIL setup
+		summary || exit 1
+	fi
+	if ! step tree "$ROOT/scripts/tree.sh"; then
+		record FAIL "tree (tests run on patches/: export or discard tree work)"
+		summary || exit 1
+	fi
+	stage static
+	check apply-series apply_series_check
+	local p
+	while read -r p; do
+		check "checkpatch ${p##*/}" checkpatch "$p"
+	done < <(series_patches)
+	stage bisect
+	bisect_builds "$VM_STAGE_NEED"
+	stage builds
+	tip_builds
+	stage tooling
+	for t in "$ROOT"/check/tooling/*.sh; do
+		check "tooling/$(basename "$t" .sh)" "$t"
+	done
+	stage vm
+	vm_stage
+	stage ''
+	summary
+}
+
+main "$@"

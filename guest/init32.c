@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID 1 of the i386 guest (scripts/vm-run.sh -k i386). The guest's root is
+ * the host's file system over 9p, as for the other guests, but its
+ * programs are x86_64 and cannot run on a 32-bit kernel: so this init is
+ * a static i386 binary, and so are the tests it runs.
+ *
+ *   init32 TIMEOUT TEST...
+ *
+ * runs each TEST (a static kselftest binary) with TIMEOUT seconds, prints
+ * and saves its output in run_kselftest.sh's TAP shape to
+ * /run/vm/out/kselftest.tap, saves the kernel log and a status, and
+ * reboots, which ends QEMU (-no-reboot).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KSFT_SKIP 4
+
+static pid_t child;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	if (child > 0)
+		kill(-child, SIGKILL);
+}
+
+static void must_mount(const char *src, const char *dir, const char *type,
+		       unsigned long flags, const char *opts)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, flags, opts))
+		fprintf(stderr, "init32: mount %s on %s: %s\n", type, dir,
+			strerror(errno));
+}
+
+/* Print a line to the console and to the TAP file. */
+static void out(FILE *tap, const char *line)
+{
+	fputs(line, stdout);
+	fputs(line, tap);
+	fflush(stdout);
+	fflush(tap);
+}
+
+/* Run one test: its output as TAP comments, then its result line. */
+static void run_test(FILE *tap, int n, const char *path, unsigned int secs)
+{
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char line[4096], buf[4200];
+	int fds[2], status = 0, timed_out;
+	FILE *in;
+
+	snprintf(buf, sizeof(buf), "# selftests: perf_events: %s\n", name);
+	out(tap, buf);
+	if (pipe(fds))
+		return;
+	child = fork();
+	if (child == 0) {
+		setpgid(0, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execl(path, path, (char *)NULL);
+		fprintf(stderr, "exec %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	alarm(secs);
+	in = fdopen(fds[0], "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		snprintf(buf, sizeof(buf), "# %s", line);
+		out(tap, buf);
+	}
+	if (in)
+		fclose(in);
+	waitpid(child, &status, 0);
+	timed_out = alarm(0) == 0 && WIFSIGNALED(status) &&
+		    WTERMSIG(status) == SIGKILL;
+	child = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		snprintf(buf, sizeof(buf), "ok %d selftests: perf_events: %s\n",
+			 n, name);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP)
+		snprintf(buf, sizeof(buf),
+			 "ok %d selftests: perf_events: %s # SKIP\n", n, name);
+	else
+		snprintf(buf, sizeof(buf),
+			 "not ok %d selftests: perf_events: %s%s\n", n, name,
+			 timed_out ? " # TIMEOUT" : "");
+	out(tap, buf);
+}
+
+static void save_kernel_log(void)
+{
+	int size = klogctl(10, NULL, 0), len;
+	char *log = size > 0 ? malloc(size) : NULL;
+	FILE *f;
+
+	if (!log)
+		return;
+	len = klogctl(3, log, size);
+	f = fopen("/run/vm/dmesg.txt", "w");
+	if (f && len > 0)
+		fwrite(log, 1, len, f);
+	if (f)
+		fclose(f);
+	free(log);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int secs = argc > 1 ? strtoul(argv[1], NULL, 0) : 0;
+	FILE *tap, *status;
+	int i;
+
+	must_mount("proc", "/proc", "proc", 0, NULL);
+	must_mount("sysfs", "/sys", "sysfs", 0, NULL);
+	must_mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	must_mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	must_mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	must_mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	must_mount("tmpfs", "/run", "tmpfs", 0, NULL);
+	must_mount("vmrun", "/run/vm", "9p", 0,
+		   "trans=virtio,version=9p2000.L,msize=512000");
+	signal(SIGALRM, on_alarm);
+	chdir("/tmp");
+
+	tap = fopen("/run/vm/out/kselftest.tap", "w");
+	if (!tap || !secs) {
+		fprintf(stderr, "init32: usage: init32 TIMEOUT TEST... (%s)\n",
+			tap ? "no timeout" : strerror(errno));
+	} else {
+		printf("guest: i386, %ld CPUs online\n",
+		       sysconf(_SC_NPROCESSORS_ONLN));
+		for (i = 2; i < argc; i++)
+			run_test(tap, i - 1, argv[i], secs);
+		fclose(tap);
+	}
+	save_kernel_log();
+	status = fopen("/run/vm/status", "w");
+	if (status) {
+		fprintf(status, "%d\n", tap && secs ? 0 : 2);
+		fclose(status);
+	}
+	sync();
+	umount("/run/vm");
+	reboot(RB_AUTOBOOT);
+	return 0;
+}
