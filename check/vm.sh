@@ -10,7 +10,7 @@ vm_spec() {
 	case "$1" in
 	a | b) echo "-k debug -c 2" ;;
 	many) echo "-k debug -c 64 -m 2048" ;;
-	i386) echo "-k i386 -c 2 -m 768" ;;
+	i386) echo "-k i386 -c 4 -m 768" ;;
 	base) echo "-k release -c 2" ;;
 	*) return 1 ;;
 	esac

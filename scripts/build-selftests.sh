@@ -11,8 +11,8 @@ set -euo pipefail
 arch=${1:-x86_64}
 src=${2:-$SRC}
 case "$arch" in
-x86_64) suffix='' cc="ccache gcc" ldflags=() ;;
-i386) suffix=-i386 cc="ccache gcc -m32" ldflags=(LDFLAGS=-static) ;;
+x86_64) suffix='' cc="ccache gcc" extra=() ;;
+i386) suffix=-i386 cc="ccache gcc -m32" extra=(LDFLAGS=-static "LD=ld -m elf_i386") ;;
 *) die "usage: build-selftests.sh [x86_64|i386] [source dir]" ;;
 esac
 out=$BUILD/kselftest$suffix-build
@@ -20,7 +20,7 @@ install=${KSELFTEST_OUT:-$BUILD/kselftest$suffix}
 mkdir -p "$out"
 make -C "$src" O="$out" ARCH="$arch" -j"$JOBS" headers >/dev/null
 make -C "$src/tools/testing/selftests" O="$out" -j"$JOBS" \
-	ARCH="$arch" CC="$cc" "${ldflags[@]}" TARGETS=perf_events \
+	ARCH="$arch" CC="$cc" "${extra[@]}" TARGETS=perf_events \
 	KHDR_INCLUDES="-isystem $out/usr/include" \
 	INSTALL_PATH="$install" install
 if [ "$arch" = i386 ]; then
