@@ -10,6 +10,9 @@
 # stage its time, the VMs get what is left, and whatever did not run is
 # counted as failed and named. Ctrl-C or SIGTERM stops everything it
 # started (builds, QEMU) and puts build/linux back on its branch.
+#
+# Usage: check/run.sh [static|bisect|builds|tooling|vm ...]: only those
+# stages, after set-up (for development; the test command runs them all).
 set -euo pipefail
 # shellcheck source=check/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -67,7 +70,14 @@ tip_builds() {
 	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
 }
 
+# wanted STAGE: the stage was asked for ("check/run.sh vm" runs the VM
+# stage on what is built; no argument runs them all).
+wanted() {
+	[ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $1 "* ]]
+}
+
 main() {
+	only=("$@")
 	require_root
 	mkdir -p "$CHECK_DIR"
 	: >"$RESULTS"
@@ -83,22 +93,32 @@ main() {
 		record FAIL "tree (tests run on patches/: export or discard tree work)"
 		summary || exit 1
 	fi
-	stage static
-	check apply-series apply_series_check
-	local p
-	while read -r p; do
-		check "checkpatch ${p##*/}" checkpatch "$p"
-	done < <(series_patches)
-	stage bisect
-	bisect_builds "$VM_STAGE_NEED"
-	stage builds
-	tip_builds
-	stage tooling
-	for t in "$ROOT"/check/tooling/*.sh; do
-		check "tooling/$(basename "$t" .sh)" "$t"
-	done
-	stage vm
-	vm_stage
+	if wanted static; then
+		stage static
+		check apply-series apply_series_check
+		local p
+		while read -r p; do
+			check "checkpatch ${p##*/}" checkpatch "$p"
+		done < <(series_patches)
+	fi
+	if wanted bisect; then
+		stage bisect
+		bisect_builds "$VM_STAGE_NEED"
+	fi
+	if wanted builds; then
+		stage builds
+		tip_builds
+	fi
+	if wanted tooling; then
+		stage tooling
+		for t in "$ROOT"/check/tooling/*.sh; do
+			check "tooling/$(basename "$t" .sh)" "$t"
+		done
+	fi
+	if wanted vm; then
+		stage vm
+		vm_stage
+	fi
 	stage ''
 	summary
 }

@@ -49,7 +49,7 @@ vm_job() {
 
 vm_stage() {
 	local vm secs left running=0 name want
-	local -a vms=(b a many i386 base)
+	local -a vms=(b a i386 base)
 	rm -rf "$CHECK_DIR"/vm-*
 	mkdir -p "$LOGS"
 	if grep -qE '^FAIL (kernel-|perf$|selftests)' "$RESULTS"; then

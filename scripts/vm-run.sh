@@ -83,7 +83,7 @@ else
 	qemu=(qemu-system-x86_64 -cpu max)
 	cmdline+=(init="$ROOT/guest/init.sh")
 fi
-qemu+=(-machine "q35,accel=tcg"
+qemu+=(-machine q35 -accel "tcg${TCG_OPTS:+,$TCG_OPTS}"
 	-smp "$cpus" -m "$mem" -nodefaults -no-user-config -display none
 	-no-reboot -serial stdio -kernel "$kernel"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# check/classify.sh on made-up VM outputs: passes, listed failures (XFAIL),
+# a listed failure that passes, an unlisted skip, a test that timed out
+# and one that never ran are each classified as the README says.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+mkdir -p "$tmp/run/out"
+cat >"$tmp/expected" <<'LIST'
+i386/kselftest/mmap/perf_mmap.rb.map  fail  made up: listed, but passes
+i386/kselftest/mmap/perf_mmap.rb.unmap  fail  made up: listed, and fails
+LIST
+cat >"$tmp/run/out/kselftest.tap" <<'TAP'
+# selftests: perf_events: mmap
+# ok 1 perf_mmap.rb.map
+# not ok 2 perf_mmap.rb.unmap
+# ok 3 perf_mmap.rb.remap
+# ok 4 perf_mmap.aux.map # SKIP No AUX event found.
+ok 1 selftests: perf_events: mmap
+# selftests: perf_events: tail_tracking
+# ok 1 global.mixed_sizes_exact_accounting
+TAP
+EXPECTED_RESULTS=$tmp/expected "$root/check/classify.sh" "$tmp/run" i386 >"$tmp/got"
+
+want() { grep -qxF "$1" "$tmp/got" || fail "no line '$1' in: $(cat "$tmp/got")"; }
+want "FAIL i386/kselftest/mmap/perf_mmap.rb.map (listed as expected fail, but passed: update the list)"
+want "XFAIL i386/kselftest/mmap/perf_mmap.rb.unmap"
+want "PASS i386/kselftest/mmap/perf_mmap.rb.remap"
+want "FAIL i386/kselftest/mmap/perf_mmap.aux.map (got skip)"
+want "PASS i386/kselftest/tail_tracking/global.mixed_sizes_exact_accounting"
+# tail_tracking started but never finished; persistent never started.
+want "FAIL i386/kselftest/tail_tracking (no result within 600s)"
+want "FAIL i386/kselftest/persistent (no result within 600s)"
+echo "classify: pass, XFAIL, stale list entry, unlisted skip, timeout and not run all told apart"
