@@ -5,7 +5,8 @@
 #   the debug kernel, unless the patch touches only tools/, Documentation/
 #     or MAINTAINERS;
 #   perf (-Werror), if it touches what perf is built from;
-#   the perf_events kselftests, if it touches them.
+#   the perf_events kselftests, if it touches them or the uapi headers
+#     they are built against.
 # Check names carry the patch number: two patches may share a subject.
 
 # touches COMMIT PATHSPEC...: the commit changes a file under PATHSPEC.
@@ -39,7 +40,7 @@ bisect_builds() {
 			tools/build tools/scripts; then
 			check "$tag perf: $subject" "$ROOT/scripts/build-perf.sh"
 		fi
-		if touches "$c" tools/testing/selftests/perf_events; then
+		if touches "$c" tools/testing/selftests/perf_events include/uapi; then
 			check "$tag selftests: $subject" "$ROOT/scripts/build-selftests.sh"
 		fi
 	done

@@ -45,7 +45,7 @@ write_ktap() {
 			n=$((n + 1))
 			case "$verdict" in
 			PASS) echo "ok $n $name" ;;
-			XFAIL) echo "ok $n $name # XFAIL expected of the base under TCG" ;;
+			XFAIL) echo "ok $n $name # XFAIL listed in check/expected-results.txt" ;;
 			SKIP) echo "ok $n $name # SKIP" ;;
 			*) echo "not ok $n $name" ;;
 			esac
@@ -71,8 +71,8 @@ summary() {
 	echo "=== results: $RESULTS, as KTAP: $KTAP"
 	grep -E '^(FAIL|SKIP|XFAIL) ' "$RESULTS" | sed 's/^/  /' || true
 	if [ "$xfail" -gt 0 ]; then
-		echo "  ($xfail expected failures of the base under TCG, counted as" \
-			"passed: check/expected-results.txt)"
+		echo "  ($xfail expected failures, counted as passed: each is listed" \
+			"with its reason in check/expected-results.txt)"
 	fi
 	echo "$((pass + xfail)) passed, $fail failed${skip:+, $skip skipped}"
 	[ "$fail" -eq 0 ]

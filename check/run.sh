@@ -78,6 +78,12 @@ wanted() {
 
 main() {
 	only=("$@")
+	local s
+	for s in "${only[@]}"; do
+		case "$s" in static | bisect | builds | tooling | vm) ;;
+		*) die "no stage '$s': static, bisect, builds, tooling or vm" ;;
+		esac
+	done
 	require_root
 	mkdir -p "$CHECK_DIR"
 	: >"$RESULTS"

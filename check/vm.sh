@@ -22,6 +22,7 @@ vm_job() {
 	local vm=$1 secs=$2 rundir=$CHECK_DIR/vm-$1 start rc=0 cmd opts
 	local -a env=()
 	start=$(date +%s)
+	mkdir -p "$rundir"
 	read -ra opts <<<"$(vm_spec "$vm")"
 	if [ "$vm" = i386 ]; then
 		# init32 runs static binaries: TIMEOUT TEST...

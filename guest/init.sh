@@ -56,19 +56,24 @@ cmd=$!
 # GUEST_TIMEOUT counts from the boot (the guest's uptime follows the
 # host's clock under TCG), so a slow boot shortens it; 0 (under -icount,
 # where idle time is skipped) means none.
-[ "${GUEST_TIMEOUT:-0}" -gt 0 ] && (
+watchdog=
+if [ "${GUEST_TIMEOUT:-0}" -gt 0 ]; then
 	read -r up _ </proc/uptime
-	sleep $((GUEST_TIMEOUT - ${up%.*}))
-	echo "guest: no end after $GUEST_TIMEOUT s: blocked tasks and held locks follow"
-	: >/run/vm/guest-timeout
-	echo w >/proc/sysrq-trigger
-	echo d >/proc/sysrq-trigger
-	kill -KILL -- "-$cmd"
-) &
-watchdog=$!
+	left=$((GUEST_TIMEOUT - ${up%.*}))
+	[ "$left" -gt 0 ] || left=1
+	(
+		sleep "$left"
+		echo "guest: no end after $GUEST_TIMEOUT s: blocked tasks and held locks follow"
+		: >/run/vm/guest-timeout
+		echo w >/proc/sysrq-trigger
+		echo d >/proc/sysrq-trigger
+		kill -KILL -- "-$cmd"
+	) &
+	watchdog=$!
+fi
 wait "$cmd"
 rc=$?
-kill "$watchdog" 2>/dev/null
+[ -z "$watchdog" ] || kill "$watchdog" 2>/dev/null
 [ ! -e /run/vm/guest-timeout ] || rc=124
 
 # Report leaks: two scans, because kmemleak only reports an object that

@@ -26,19 +26,19 @@ while read -r want secs kind name; do
 		# is a backstop for the runner itself.
 		timeout -k 10 $((secs + 30)) \
 			"$BUILD/kselftest/run_kselftest.sh" -o "$secs" \
-			-t "perf_events:$name" | tee -a "$VM_OUT/kselftest.tap" ||
+			-t "perf_events:$name" </dev/null | tee -a "$VM_OUT/kselftest.tap" ||
 			true
 		;;
 	perf-test)
 		# perf finds its shell tests relative to the current directory.
 		(cd "$BUILD/linux/tools/perf" &&
-			timeout -k 10 "$secs" perf test -v "$name") \
+			timeout -k 10 "$secs" perf test -v "$name" </dev/null) \
 			>"$VM_OUT/perf-test.$n.log" 2>&1 || true
 		grep -E '^ *[0-9]+(\.[0-9]+)?: .*: (Ok|FAILED!|Skip)' \
 			"$VM_OUT/perf-test.$n.log" || true
 		;;
 	script)
-		timeout -k 10 "$secs" bash "$ROOT/guest/$name.sh" 2>&1 |
+		timeout -k 10 "$secs" bash "$ROOT/guest/$name.sh" </dev/null 2>&1 |
 			tee "$VM_OUT/script.$n.tap" || true
 		;;
 	*) echo "unknown kind '$kind' in check/vm-tests.list line $n" ;;

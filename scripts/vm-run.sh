@@ -77,7 +77,7 @@ cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1
 # TCG's "max" CPU says AuthenticAMD, and a 32-bit kernel warns that such
 # an "Athlon" is not fit for SMP: the i386 guest gets the same CPU as Intel.
 if [ "$flavour" = i386 ]; then
-	qemu=(qemu-system-i386 -cpu max,vendor=GenuineIntel)
+	qemu=(qemu-system-i386 -cpu "max,vendor=GenuineIntel")
 	cmdline+=(init="$BUILD/kselftest-i386/init32" -- "$@")
 else
 	qemu=(qemu-system-x86_64 -cpu max)
