@@ -8,9 +8,9 @@
 # vm_spec VM: the vm-run.sh options of a VM.
 vm_spec() {
 	case "$1" in
-	a | b) echo "-k debug -c 2" ;;
+	a | b) echo "-k debug -c 4" ;;
 	many) echo "-k debug -c 64 -m 2048" ;;
-	i386) echo "-k i386 -c 4 -m 768" ;;
+	i386) echo "-k i386 -c 2 -m 768" ;;
 	base) echo "-k release -c 2" ;;
 	*) return 1 ;;
 	esac

@@ -21,6 +21,8 @@ PERF_FEATURES=(
 	NO_SLANG=1 NO_GTK2=1 NO_LIBBABELTRACE=1 NO_CAPSTONE=1 NO_LIBPFM4=1
 	NO_LIBDEBUGINFOD=1 NO_SDT=1 NO_JVMTI=1 NO_LIBUNWIND=1 NO_LIBNUMA=1
 	NO_LIBCRYPTO=1 NO_LIBAUDIT=1
+	# perf test runs tests/attr.py with the system Python, built in
+	PYTHON_WORD=python3
 )
 mkdir -p "$out"
 make -C "$src/tools/perf" O="$out" -j"$JOBS" CC="ccache gcc" \
