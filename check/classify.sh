@@ -11,6 +11,7 @@
 # over all VMs.)
 # Names carry the VM ("i386/kselftest/mmap/...") except for the two debug
 # VMs a and b, which share one set of names.
+# The harness lines of unexpected failures go to RUNDIR/why-failed.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -89,6 +90,18 @@ raw() {
 	done <"$ROOT/check/vm-tests.list"
 }
 
+# why_failed NAME: the harness's own lines about a failed kselftest
+# subtest (assertion, TH_LOG), so the summary can show why.
+why_failed() {
+	local sub=${1##*/}
+	[ -f "$out/kselftest.tap" ] || return 0
+	awk -v s="$sub" '
+		index($0, "RUN           " s " ...") { on = 1; next }
+		on && $0 ~ ("^# not ok [0-9]+ " s "$") { exit }
+		on && !/ FAIL  / { sub(/^# # /, ""); print }
+	' "$out/kselftest.tap" | tail -n 6 | sed "s|^|    $1: |"
+}
+
 expected() {
 	awk -v n="$1" '!/^#/ && $1 == n { print $2; exit }' "$expect_file"
 }
@@ -102,6 +115,9 @@ while IFS=$'\t' read -r verdict name why; do
 	pass/*) echo "FAIL $name (listed as expected $want, but passed: update the list)" ;;
 	missing/*) echo "FAIL $name $why" ;;
 	skip/skip) echo "SKIP $name" ;;
-	*) echo "FAIL $name (got $verdict${want:+, expected $want})" ;;
+	*)
+		echo "FAIL $name (got $verdict${want:+, expected $want})"
+		why_failed "$name" >>"$rundir/why-failed"
+		;;
 	esac
 done < <(raw)

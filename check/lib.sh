@@ -74,6 +74,12 @@ summary() {
 		echo "  ($xfail expected failures, counted as passed: each is listed" \
 			"with its reason in check/expected-results.txt)"
 	fi
+	# Last, where CI's short excerpt of the output still shows it.
+	if cat "$CHECK_DIR"/vm-*/why-failed >"$CHECK_DIR/why-failed" 2>/dev/null &&
+		[ -s "$CHECK_DIR/why-failed" ]; then
+		echo "=== why the unexpected failures failed (the harness's words):"
+		head -n 24 "$CHECK_DIR/why-failed"
+	fi
 	echo "$((pass + xfail)) passed, $fail failed${skip:+, $skip skipped}"
 	[ "$fail" -eq 0 ]
 }
