@@ -71,7 +71,10 @@ printf '%q ' "$@" >"$rundir/cmd.sh"
 
 # loglevel=5: the console shows KERN_WARNING, so WARN and lockdep reports
 # reach console.log even when the guest hangs before saving dmesg.
-cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1
+# tsc=reliable: under TCG on a loaded host the clocksource watchdog finds
+# the TSC (the host's clock) skewed against jiffies, which the i386 kernel
+# uses for want of an HPET, and falls back to jiffies as its clock.
+cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1 tsc=reliable
 	root=hostroot rootfstype=9p ro
 	"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose")
 # TCG's "max" CPU says AuthenticAMD, and a 32-bit kernel warns that such
