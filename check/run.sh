@@ -63,11 +63,14 @@ checkpatch() {
 
 tip_builds() {
 	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
+	check kernel-release "$ROOT/scripts/build-kernel.sh" release
 	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386
 	check kernel-base "$ROOT/scripts/build-base-kernel.sh"
+	check perf-buffer-layout "$ROOT/check/perf-buffer-layout.sh"
 	check perf "$ROOT/scripts/build-perf.sh"
 	check selftests "$ROOT/scripts/build-selftests.sh"
 	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
+	check libperf-asan "$ROOT/check/libperf-asan.sh"
 }
 
 # wanted STAGE: the stage was asked for ("check/run.sh vm" runs the VM

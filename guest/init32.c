@@ -54,14 +54,22 @@ static void out(FILE *tap, const char *line)
 	fflush(tap);
 }
 
-/* Run one test: its output as TAP comments, then its result line. */
-static void run_test(FILE *tap, int n, const char *path, unsigned int secs)
+/*
+ * Run one test: its output as TAP comments, then its result line. A test
+ * given as "PATH,ARG" runs PATH with the argument ARG (a command line has
+ * no spaces to spare) and is named after both.
+ */
+static void run_test(FILE *tap, int n, const char *test, unsigned int secs)
 {
-	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	char line[4096], buf[4200];
+	const char *name = strrchr(test, '/') ? strrchr(test, '/') + 1 : test;
+	char path[4096], line[4096], buf[4200], *arg;
 	int fds[2], status = 0, timed_out;
 	FILE *in;
 
+	snprintf(path, sizeof(path), "%s", test);
+	arg = strchr(path, ',');
+	if (arg)
+		*arg++ = '\0';
 	snprintf(buf, sizeof(buf), "# selftests: perf_events: %s\n", name);
 	out(tap, buf);
 	if (pipe(fds))
@@ -82,7 +90,7 @@ static void run_test(FILE *tap, int n, const char *path, unsigned int secs)
 		dup2(fds[1], 2);
 		close(fds[0]);
 		close(fds[1]);
-		execl(path, path, (char *)NULL);
+		execl(path, path, arg, (char *)NULL);
 		fprintf(stderr, "exec %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}

@@ -22,7 +22,7 @@ awk -v n="$name" -v c="0-$last" '$1 == n && $3 == c { f = 1 } END { exit !f }' \
 	<<<"$list"
 result $? "perf ctl -l lists the session on CPUs 0-$last" "$list"
 out=$(perf record -e "persistent/$name/" -a -o "$data" 2>&1)
-result $? "perf record -e persistent/$name/ reads every CPU" "$out"
+result $? "perf record -e persistent/<session>/ reads every CPU" "$out"
 out=$(perf ctl -d "$name" 2>&1)
 result $? "perf ctl -d deletes it" "$out"
 tap_done

@@ -32,7 +32,7 @@ want "XFAIL i386/kselftest/mmap/perf_mmap.rb.unmap"
 want "PASS i386/kselftest/mmap/perf_mmap.rb.remap"
 want "FAIL i386/kselftest/mmap/perf_mmap.aux.map (got skip)"
 want "PASS i386/kselftest/tail_tracking/global.mixed_sizes_exact_accounting"
-# tail_tracking started but never finished; persistent never started.
+# tail_tracking started but never finished; watermark_signal never started.
 want "FAIL i386/kselftest/tail_tracking (no result within 600s)"
-want "FAIL i386/kselftest/persistent (no result within 600s)"
+want "FAIL i386/kselftest/watermark_signal (no result within 600s)"
 echo "classify: pass, XFAIL, stale list entry, unlisted skip, timeout and not run all told apart"
