@@ -46,7 +46,7 @@ echo
 echo "\$ perf report -i flight.data --stdio --sort comm,dso | sed -n 1,8p"
 perf report -i "$tmp/flight.data" --stdio --sort comm,dso 2>/dev/null |
 	sed -n '/^ /p' | sed -n 1,8p
-crunch=$(perf script -i "$tmp/flight.data" -F comm 2>/dev/null | grep -c '^ *crunch$' || true)
+crunch=$(perf script -i "$tmp/flight.data" -F comm 2>/dev/null | grep -c '^ *crunch *$' || true)
 show perf ctl -d flight
 [ "$crunch" -gt 0 ] && [ "${records:-0}" -ge "$crunch" ] && [ "${overwritten:-x}" = 0 ]
 verdict $? "persistent session: $crunch samples named crunch, which exited $(secs_between "$exited" "$snapped") s before the snapshot; the session recorded $records, overwrote ${overwritten:-?}"
