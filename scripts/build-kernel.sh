@@ -24,7 +24,12 @@ kmake() {
 
 # Every option the fragments ask for (the last fragment that names it
 # wins) must be in the result: a dependency that Kconfig silently dropped
-# would otherwise make the kernel miss a feature.
+# would otherwise make the kernel miss a feature. Options the tree does not
+# define are left out: a bisect state before the patch that adds them.
+defined() {
+	grep -rqs --include='Kconfig*' -E "^(menu)?config ${1#CONFIG_}\$" "$src"
+}
+
 verify_config() {
 	local line opt val got bad=0
 	declare -A want
@@ -39,6 +44,7 @@ verify_config() {
 		elif [ "$got" = "$val" ]; then
 			continue
 		fi
+		defined "$opt" || continue
 		echo "config: $opt wanted '$val', got '${got:-not set}'" >&2
 		bad=1
 	done
@@ -47,7 +53,11 @@ verify_config() {
 
 mkdir -p "$out"
 stamp=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
-if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ]; then
+# Regenerate the config when the fragments changed, or when a bisect state
+# before the patch that adds an option dropped it (make's syncconfig).
+if [ ! -f "$out/.config" ] ||
+	[ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ] ||
+	! verify_config 2>/dev/null; then
 	kmake tinyconfig >/dev/null
 	KCONFIG_CONFIG="$out/.config" "$src/scripts/kconfig/merge_config.sh" \
 		-m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
