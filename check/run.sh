@@ -57,7 +57,9 @@ checkpatch() {
 	local p=$1 ignore
 	ignore=$(awk -v p="${p##*/}" '!/^#/ && $1 == p { printf "%s,", $2 }' \
 		"$ROOT/check/checkpatch-accepted.txt")
-	(cd "$SRC" && scripts/checkpatch.pl --strict --show-types \
+	# spdxcheck.py needs the ply and git modules that setup installs for
+	# /usr/bin/python3, not a python3 an earlier PATH entry (pyenv) offers.
+	(cd "$SRC" && PATH="/usr/bin:$PATH" scripts/checkpatch.pl --strict --show-types \
 		${ignore:+--ignore "$ignore"} "$p")
 }
 

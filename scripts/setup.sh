@@ -14,7 +14,7 @@ PKGS=(
 	libdw-dev libtraceevent-dev libzstd-dev liblzma-dev zlib1g-dev
 	libcap-dev libiberty-dev pkg-config
 	qemu-system-x86
-	python3-ply shellcheck
+	python3-ply python3-git shellcheck
 	# the i386 guest: static -m32 selftests and init
 	gcc-multilib
 )
