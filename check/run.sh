@@ -68,6 +68,9 @@ tip_builds() {
 	check kernel-release "$ROOT/scripts/build-kernel.sh" release
 	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386
 	check kernel-base "$ROOT/scripts/build-base-kernel.sh"
+	# The base's own perf, which guest/perf-vs-base.sh compares with ours.
+	check perf-base env PERF_OUT="$BUILD/perf-base" \
+		"$ROOT/scripts/build-perf.sh" "$BUILD/linux-base"
 	check perf-buffer-layout "$ROOT/check/perf-buffer-layout.sh"
 	check perf "$ROOT/scripts/build-perf.sh"
 	check selftests "$ROOT/scripts/build-selftests.sh"

@@ -10,6 +10,8 @@ vm_spec() {
 	case "$1" in
 	a | b) echo "-k debug -c 4" ;;
 	many) echo "-k release -c 64 -m 2048" ;;
+	one) echo "-k release -c 1" ;;
+	two) echo "-k release -c 2" ;;
 	i386) echo "-k i386 -c 2 -m 768" ;;
 	base) echo "-k release -c 2" ;;
 	*) return 1 ;;
@@ -53,7 +55,7 @@ vm_job() {
 
 vm_stage() {
 	local vm secs left running=0 name want
-	local -a vms=(b a i386 base many)
+	local -a vms=(b a i386 base many two one)
 	rm -rf "$CHECK_DIR"/vm-*
 	mkdir -p "$LOGS"
 	if grep -qE '^FAIL (kernel-|perf$|selftests)' "$RESULTS"; then
