@@ -27,7 +27,7 @@ bisect_builds() {
 		tag=$(printf 'bisect %02d/%02d' $((i + 1)) "$total")
 		subject=$(kgit log -1 --format=%s "$c")
 		if [ "$(remaining)" -lt "$reserve" ]; then
-			record FAIL "$tag $subject (not built: no time left before the VM stage)"
+			record FAIL "$tag $subject (not built: no time left for the stages after it)"
 			continue
 		fi
 		kgit checkout -q --detach "$c"

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# The test command: set up, prove the series (applies, checkpatch, builds
-# after every patch), build the tip (debug, i386 and base kernels, perf,
-# selftests), test the tooling, and run the tests of check/vm-tests.list
-# in VMs, two side by side. Ends with "N passed, N failed, N skipped",
-# writes the results as KTAP too, and exits non-zero if anything failed.
+# The test command: set up, prove the series applies and passes
+# checkpatch, build what the bisect does not share (release, i386 and base
+# kernels, the base's perf, i386 selftests), build after every patch
+# (bisect), build the tip in the folders the bisect shares (debug kernel,
+# perf, selftests), test the tooling (its VM runs the debug kernel), and
+# run the tests of check/vm-tests.list in VMs, two side by side. Ends with
+# "N passed, N failed, N skipped", writes the results as KTAP too, and
+# exits non-zero if anything failed.
 #
 # A deadline (CHECK_BUDGET seconds, 85 minutes by default: CI stops at 90)
-# bounds the run: the bisect builds stop early enough to leave the VM
-# stage its time, the VMs get what is left, and whatever did not run is
-# counted as failed and named. Ctrl-C or SIGTERM stops everything it
+# bounds the run: the builds the bisect does not share run first, the
+# bisect builds stop early enough to leave the tip builds, the tooling
+# tests and the VM stage their time, the VMs get what is left, and
+# whatever did not run is counted as failed and named. Ctrl-C or SIGTERM stops everything it
 # started (builds, QEMU) and puts build/linux back on its branch.
 #
-# Usage: check/run.sh [static|bisect|builds|tooling|vm ...]: only those
+# Usage: check/run.sh [static|builds|bisect|tip|tooling|vm ...]: only those
 # stages, after set-up (for development; the test command runs them all).
 set -euo pipefail
 # shellcheck source=check/lib.sh
@@ -21,9 +25,14 @@ set -euo pipefail
 # shellcheck source=check/vm.sh
 . "$ROOT/check/vm.sh"
 
-# Seconds the VM stage needs on a slow machine; bisect builds that would
-# eat into it are not run (and fail the run).
-VM_STAGE_NEED=${VM_STAGE_NEED:-2400}
+# Seconds the stages after the bisect need on a slow machine (about twice
+# what they take here, see the README): the tip builds (incremental: the bisect leaves the
+# shared folders one patch short of the tip), the tooling tests and the
+# VM stage. Bisect builds that would eat into them are not run (and fail
+# the run).
+TIP_STAGE_NEED=${TIP_STAGE_NEED:-420}
+TOOLING_STAGE_NEED=${TOOLING_STAGE_NEED:-420}
+VM_STAGE_NEED=${VM_STAGE_NEED:-2100}
 
 on_signal() {
 	trap - INT TERM
@@ -63,19 +72,26 @@ checkpatch() {
 		${ignore:+--ignore "$ignore"} "$p")
 }
 
-tip_builds() {
-	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
+# The builds in folders the bisect does not use: before the bisect, so
+# that only the tip builds below are left after it.
+own_builds() {
 	check kernel-release "$ROOT/scripts/build-kernel.sh" release
 	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386
 	check kernel-base "$ROOT/scripts/build-base-kernel.sh"
 	# The base's own perf, which guest/perf-vs-base.sh compares with ours.
 	check perf-base env PERF_OUT="$BUILD/perf-base" \
 		"$ROOT/scripts/build-perf.sh" "$BUILD/linux-base"
+	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
+	check libperf-asan "$ROOT/check/libperf-asan.sh"
+}
+
+# The tip in the folders the bisect shares (build/kernel-debug, build/perf,
+# build/kselftest), which it leaves one patch short of the tip.
+tip_builds() {
+	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
 	check perf-buffer-layout "$ROOT/check/perf-buffer-layout.sh"
 	check perf "$ROOT/scripts/build-perf.sh"
 	check selftests "$ROOT/scripts/build-selftests.sh"
-	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
-	check libperf-asan "$ROOT/check/libperf-asan.sh"
 }
 
 # wanted STAGE: the stage was asked for ("check/run.sh vm" runs the VM
@@ -88,8 +104,8 @@ main() {
 	only=("$@")
 	local s
 	for s in "${only[@]}"; do
-		case "$s" in static | bisect | builds | tooling | vm) ;;
-		*) die "no stage '$s': static, bisect, builds, tooling or vm" ;;
+		case "$s" in static | builds | bisect | tip | tooling | vm) ;;
+		*) die "no stage '$s': static, builds, bisect, tip, tooling or vm" ;;
 		esac
 	done
 	require_root
@@ -115,12 +131,16 @@ main() {
 			check "checkpatch ${p##*/}" checkpatch "$p"
 		done < <(series_patches)
 	fi
-	if wanted bisect; then
-		stage bisect
-		bisect_builds "$VM_STAGE_NEED"
-	fi
 	if wanted builds; then
 		stage builds
+		own_builds
+	fi
+	if wanted bisect; then
+		stage bisect
+		bisect_builds $((TIP_STAGE_NEED + TOOLING_STAGE_NEED + VM_STAGE_NEED))
+	fi
+	if wanted tip; then
+		stage tip
 		tip_builds
 	fi
 	if wanted tooling; then

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The deadline: with less of the budget left than the stages after the
+# bisect need, the bisect builds nothing and counts each patch but the tip
+# as failed, by number and subject, so the summary names what did not run.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# shellcheck source=check/lib.sh
+CHECK_BUDGET=100 . "$root/check/lib.sh"
+# shellcheck source=check/bisect.sh
+. "$root/check/bisect.sh"
+RESULTS=$tmp/results
+: >"$RESULTS"
+
+patches=$(kgit rev-list --count "$BASE_TAG..$BRANCH")
+bisect_builds 1000 >"$tmp/out" 2>&1
+refused=$(grep -c '^FAIL bisect [0-9]*/[0-9]* .*(not built: no time left' \
+	"$RESULTS" || true)
+[ "$refused" = $((patches - 1)) ] ||
+	fail "$refused of $((patches - 1)) bisect states counted as not built"
+! grep -qv '^FAIL ' "$RESULTS" || fail "something was built or passed"
+last=$(printf 'bisect %02d/%02d %s' $((patches - 1)) "$patches" \
+	"$(kgit log -1 --format=%s "$BRANCH^")")
+grep -qF "FAIL $last (" "$RESULTS" || fail "no line for '$last'"
+[ "$(kgit branch --show-current)" = "$BRANCH" ] || fail "left $SRC off $BRANCH"
+echo "deadline: with 100 s left of a 1000 s reserve, $refused bisect states not built, each named"
