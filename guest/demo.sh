@@ -38,8 +38,9 @@ show taskset -c 1 "$tmp/crunch" -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); 
 exited=$(now)
 echo "(crunch has exited; no perf process is running)"
 show perf ctl -l
-records=$(perf ctl -l | awk '$1 == "flight" { print $(NF-1) }')
-overwritten=$(perf ctl -l | awk '$1 == "flight" { print $NF }')
+# perf ctl -l columns: 8 records, 9 overwritten (see perf-ctl.txt)
+records=$(perf ctl -l | awk '$1 == "flight" { print $8 }')
+overwritten=$(perf ctl -l | awk '$1 == "flight" { print $9 }')
 snapped=$(now)
 show perf record -e persistent/flight/ -a -o "$tmp/flight.data"
 echo
