@@ -6,7 +6,7 @@
  * overwrite buffer (tail tracking) and a backward buffer. Run it under
  * QEMU -icount so that time counts guest instructions.
  *
- * Usage: rb-cost [loops] [rounds]
+ * Usage: rb-cost [loops] [rounds] [data pages]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,9 +21,11 @@
 #include <sys/syscall.h>
 
 #define TRACEPOINT	"/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id"
-#define DATA_PAGES	64
 
 enum mode { NO_BUFFER, WRITABLE, OVERWRITE, BACKWARD, NR_MODES };
+
+/* Data pages of each buffer: 64 by default, as perf record's 256 KiB. */
+static long data_pages = 64;
 
 static const char * const mode_name[NR_MODES] = {
 	"no buffer", "forward writable", "forward overwrite", "backward",
@@ -62,7 +64,7 @@ static double run(enum mode mode, int id, long loops, long *records)
 		.write_backward	= mode == BACKWARD,
 	};
 	long page = sysconf(_SC_PAGESIZE), i;
-	size_t len = (DATA_PAGES + 1) * page;
+	size_t len = (data_pages + 1) * page;
 	struct perf_event_mmap_page *pc = NULL;
 	double t0, t1;
 	__u64 count;
@@ -110,6 +112,12 @@ int main(int argc, char **argv)
 	int id = tracepoint_id();
 	long records;
 
+	if (argc > 3)
+		data_pages = atol(argv[3]);
+	if (data_pages < 1 || (data_pages & (data_pages - 1))) {
+		fprintf(stderr, "rb-cost: data pages must be a power of 2\n");
+		return 1;
+	}
 	if (id < 0) {
 		fprintf(stderr, "rb-cost: cannot read %s\n", TRACEPOINT);
 		return 1;
@@ -130,6 +138,8 @@ int main(int argc, char **argv)
 				best[m] = t;
 		}
 	}
+	printf("%ld data pages, %ld calls, best of %d rounds\n", data_pages,
+	       loops, rounds);
 	printf("%-20s %14s %14s %10s\n", "buffer", "ns/call", "ns/record", "ratio");
 	for (m = 0; m < NR_MODES; m++) {
 		cost[m] = best[m] - best[NO_BUFFER];

@@ -4,13 +4,15 @@
 # overwrite (tail tracking) and backward, side by side in one VM run of the
 # series kernel, then the same program on the unpatched base kernel so the
 # writable path can be compared before and after the series.
-# LOOPS syscalls per mode and ROUNDS interleaved rounds (best kept).
+# LOOPS syscalls per mode and ROUNDS interleaved rounds (best kept), in
+# buffers of PAGES data pages.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 loops=${LOOPS:-20000}
 rounds=${ROUNDS:-3}
+pages=${PAGES:-64}
 out=$BUILD/bench
 mkdir -p "$out"
 gcc -O2 -Wall -Werror \
@@ -20,10 +22,10 @@ gcc -O2 -Wall -Werror \
 
 note "series kernel"
 "$ROOT/scripts/vm-run.sh" -k release -c 1 -i -- \
-	"$out/rb-cost" "$loops" "$rounds" | tee "$out/series.txt"
+	"$out/rb-cost" "$loops" "$rounds" "$pages" | tee "$out/series.txt"
 note "base kernel (no series)"
 KERNEL_OUT=$BUILD/kernel-base "$ROOT/scripts/vm-run.sh" -k release -c 1 -i -- \
-	"$out/rb-cost" "$loops" "$rounds" | tee "$out/base.txt"
+	"$out/rb-cost" "$loops" "$rounds" "$pages" | tee "$out/base.txt"
 
 # Writable buffer, per record, series over base.
 awk '/^forward writable/ { r[FILENAME] = $4 }
