@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help setup tree export status kernel-release kernel-debug kernel-i386 \
-	kernel-base perf perf-base selftests selftests-i386 run check demo bench \
+	kernel-base perf selftests selftests-i386 run check demo bench \
 	bench-snapshot deb clean
 
 help:
@@ -18,9 +18,8 @@ help:
 	@echo "kernel-release build the demo/benchmark kernel (configs/release.config)"
 	@echo "kernel-debug   build the debug kernel the tests run on"
 	@echo "kernel-i386    build the 32-bit kernel of the series"
-	@echo "kernel-base    build the unpatched base kernel (release config), its perf"
+	@echo "kernel-base    the unpatched base kernel (release config) and its perf"
 	@echo "perf           build perf from the tree (pinned features)"
-	@echo "perf-base      build the base's own perf (build/perf-base), for the base VM"
 	@echo "selftests      build the perf_events kselftests (selftests-i386: -m32)"
 	@echo "run CMD=...    boot the debug kernel (KERNEL=release for the other) and run CMD"
 	@echo "bench          per-record write cost of each ring-buffer mode (-icount)"
@@ -40,12 +39,8 @@ kernel-release kernel-debug kernel-i386: kernel-%:
 # The base VM's tests need both: the base kernel and the base's own perf.
 kernel-base:
 	$(S)/build-base-kernel.sh
-	$(MAKE) perf-base
 perf:
 	$(S)/build-perf.sh
-perf-base:
-	@test -d build/linux-base || { echo "no build/linux-base: make kernel-base"; exit 1; }
-	PERF_OUT=$(CURDIR)/build/perf-base $(S)/build-perf.sh $(CURDIR)/build/linux-base
 selftests:
 	$(S)/build-selftests.sh
 selftests-i386:

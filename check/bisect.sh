@@ -1,13 +1,21 @@
 # shellcheck shell=bash
-# Bisectability (sourced by check/run.sh): after every patch but the tip,
-# build what that patch can break, each in the same output folder as the
-# tip's build, so every build is incremental:
-#   the debug kernel, unless the patch touches only tools/, Documentation/
-#     or MAINTAINERS;
+# Bisectability (sourced by check/run.sh): first the base itself (state 0:
+# the base kernel and the base's perf, scripts/build-base-kernel.sh), then
+# after every patch but the tip, build what that patch can break, each in
+# the same output folder as the tip's build, so every build is incremental:
+#   the release kernel, unless the patch touches only tools/,
+#     Documentation/ or MAINTAINERS; and the KUnit test object in the
+#     debug kernel's folder once the series has it (only the debug config
+#     builds it);
 #   perf (-Werror), if it touches what perf is built from;
 #   the perf_events kselftests, if it touches them or the uapi headers
 #     they are built against.
-# Check names carry the patch number: two patches may share a subject.
+# The release kernel, not the debug one: the base VM and make bench need
+# the base built with it, so the bisect's first state is that build, and
+# the tip stage finishes kernel-release from the last state. Check names
+# carry the patch number: two patches may share a subject.
+
+KUNIT_OBJ=kernel/events/ring_buffer_test.o
 
 # touches COMMIT PATHSPEC...: the commit changes a file under PATHSPEC.
 touches() {
@@ -22,6 +30,13 @@ bisect_builds() {
 	local reserve=$1 c commits i total tag subject
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
 	total=${#commits[@]}
+	tag=$(printf 'bisect 00/%02d' "$total")
+	if [ "$(remaining)" -lt "$reserve" ]; then
+		record FAIL "$tag kernel-base (not built: no time left for the stages after it)"
+	else
+		check "$tag kernel-base: the unpatched kernel and perf" \
+			"$ROOT/scripts/build-base-kernel.sh" --stay
+	fi
 	for ((i = 0; i < total - 1; i++)); do
 		c=${commits[$i]}
 		tag=$(printf 'bisect %02d/%02d' $((i + 1)) "$total")
@@ -32,7 +47,11 @@ bisect_builds() {
 		fi
 		kgit checkout -q --detach "$c"
 		if touches "$c" ':!tools/' ':!Documentation/' ':!MAINTAINERS'; then
-			check "$tag kernel: $subject" "$ROOT/scripts/build-kernel.sh" debug
+			check "$tag kernel: $subject" "$ROOT/scripts/build-kernel.sh" release
+			if [ -e "$SRC/${KUNIT_OBJ%.o}.c" ]; then
+				check "$tag kunit: $subject" env KERNEL_TARGETS="$KUNIT_OBJ" \
+					"$ROOT/scripts/build-kernel.sh" debug
+			fi
 		else
 			echo "    $tag: only tools/, Documentation/ or MAINTAINERS: kernel not rebuilt"
 		fi

@@ -39,9 +39,12 @@ layout() {
 	rm -f "$probe"
 }
 
+base_internal=$(mktemp --suffix=.h)
+trap 'rm -f "$base_internal"' EXIT
+kgit show "$BASE_TAG:kernel/events/internal.h" >"$base_internal"
 bad=0
 for kout in "$BUILD/kernel-debug" "$BUILD/kernel-i386"; do
-	base=$(layout "$kout" "$BUILD/linux-base/kernel/events/internal.h")
+	base=$(layout "$kout" "$base_internal")
 	series=$(layout "$kout" "$SRC/kernel/events/internal.h")
 	[ "$(wc -l <<<"$base")" -eq $((${#fields[@]} + 1)) ] ||
 		die "could not read the layout with ${kout##*/}'s flags"

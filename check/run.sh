@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # The test command: set up, prove the series applies and passes
-# checkpatch, build what the bisect does not share (release, i386 and base
-# kernels, the base's perf, i386 selftests), build after every patch
-# (bisect), build the tip in the folders the bisect shares (debug kernel,
-# perf, selftests), test the tooling (its VM runs the debug kernel), and
-# run the tests of check/vm-tests.list in VMs, two side by side. Ends with
-# "N passed, N failed, N skipped", writes the results as KTAP too, and
-# exits non-zero if anything failed.
+# checkpatch, build the tip where the bisect does not (the debug and i386
+# kernels, the i386 selftests), build the base and then after every patch
+# (bisect: release kernel, perf, selftests, in the folders the tip shares),
+# finish the tip there (release kernel, perf, selftests), test the tooling
+# (its VM runs the debug kernel), and run the tests of check/vm-tests.list
+# in VMs, two side by side. Ends with "N passed, N failed, N skipped",
+# writes the results as KTAP too, and exits non-zero if anything failed.
 #
 # A deadline (CHECK_BUDGET seconds, 85 minutes by default: CI stops at 90)
 # bounds the run: the builds the bisect does not share run first, the
 # bisect builds stop early enough to leave the tip builds, the tooling
-# tests and the VM stage their time, the VMs get what is left, and
-# whatever did not run is counted as failed and named. Ctrl-C or SIGTERM stops everything it
-# started (builds, QEMU) and puts build/linux back on its branch.
+# tests and the VM stage their time (what they take here, scaled by how
+# much slower this machine's static stage was), the VMs get what is left,
+# and whatever did not run is counted as failed and named. Ctrl-C or
+# SIGTERM stops everything it started (builds, QEMU) and puts build/linux
+# back on its branch.
 #
 # Usage: check/run.sh [static|builds|bisect|tip|tooling|vm ...]: only those
 # stages, after set-up (for development; the test command runs them all).
@@ -25,14 +27,31 @@ set -euo pipefail
 # shellcheck source=check/vm.sh
 . "$ROOT/check/vm.sh"
 
-# Seconds the stages after the bisect need on a slow machine (about twice
-# what they take here, see the README): the tip builds (incremental: the bisect leaves the
-# shared folders one patch short of the tip), the tooling tests and the
-# VM stage. Bisect builds that would eat into them are not run (and fail
-# the run).
-TIP_STAGE_NEED=${TIP_STAGE_NEED:-420}
-TOOLING_STAGE_NEED=${TOOLING_STAGE_NEED:-420}
-VM_STAGE_NEED=${VM_STAGE_NEED:-2100}
+# Seconds the stages after the bisect take here (warm or cold: the
+# bisect leaves the tip builds incremental): the tip builds, the tooling
+# tests and the VM stage. The bisect keeps them free, scaled by how much
+# slower than here this machine ran the static stage (checkpatch, about
+# STATIC_SECS_PER_PATCH a patch here), never by less than 1, plus a quarter;
+# bisect builds that would eat into that are not run (and fail the run).
+TIP_STAGE_NEED=${TIP_STAGE_NEED:-90}
+TOOLING_STAGE_NEED=${TOOLING_STAGE_NEED:-240}
+VM_STAGE_NEED=${VM_STAGE_NEED:-1080}
+STATIC_SECS_PER_PATCH=3
+
+# later_stages_reserve STATIC_SECS: the bisect's reserve, in seconds. With
+# no static stage to measure (a run of chosen stages), twice the need.
+later_stages_reserve() {
+	local need=$((TIP_STAGE_NEED + TOOLING_STAGE_NEED + VM_STAGE_NEED))
+	local ref pct=200
+	ref=$(($(series_patches | wc -l) * STATIC_SECS_PER_PATCH))
+	if [ -n "$1" ] && [ "$ref" -gt 0 ]; then
+		pct=$(($1 * 100 / ref))
+		[ "$pct" -ge 100 ] || pct=100
+	fi
+	echo "    this machine: static stage $(fmt_secs "${1:-0}"), ${pct}% of here;" \
+		"reserve for the stages after the bisect $(fmt_secs $((need * pct * 5 / 400)))" >&2
+	echo $((need * pct * 5 / 400))
+}
 
 on_signal() {
 	trap - INT TERM
@@ -72,23 +91,22 @@ checkpatch() {
 		${ignore:+--ignore "$ignore"} "$p")
 }
 
-# The builds in folders the bisect does not use: before the bisect, so
-# that only the tip builds below are left after it.
+# The tip where the bisect does not build it (the debug kernel: the
+# bisect only builds its KUnit object; the i386 kernel and selftests): before
+# the bisect, so that only the incremental tip builds below are left after it.
 own_builds() {
-	check kernel-release "$ROOT/scripts/build-kernel.sh" release
+	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
 	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386
-	check kernel-base "$ROOT/scripts/build-base-kernel.sh"
-	# The base's own perf, which guest/perf-vs-base.sh compares with ours.
-	check perf-base env PERF_OUT="$BUILD/perf-base" \
-		"$ROOT/scripts/build-perf.sh" "$BUILD/linux-base"
 	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
 	check libperf-asan "$ROOT/check/libperf-asan.sh"
 }
 
-# The tip in the folders the bisect shares (build/kernel-debug, build/perf,
-# build/kselftest), which it leaves one patch short of the tip.
+# The tip in the folders the bisect shares (build/kernel-release,
+# build/perf, build/kselftest), which it leaves one patch short of the tip.
+# Not the debug kernel: it was built at the tip before the bisect, which
+# only built one object in its folder.
 tip_builds() {
-	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
+	check kernel-release "$ROOT/scripts/build-kernel.sh" release
 	check perf-buffer-layout "$ROOT/check/perf-buffer-layout.sh"
 	check perf "$ROOT/scripts/build-perf.sh"
 	check selftests "$ROOT/scripts/build-selftests.sh"
@@ -123,13 +141,16 @@ main() {
 		record FAIL "tree (tests run on patches/: export or discard tree work)"
 		summary || exit 1
 	fi
+	local static_secs=''
 	if wanted static; then
 		stage static
+		static_secs=$(date +%s)
 		check apply-series apply_series_check
 		local p
 		while read -r p; do
 			check "checkpatch ${p##*/}" checkpatch "$p"
 		done < <(series_patches)
+		static_secs=$(($(date +%s) - static_secs))
 	fi
 	if wanted builds; then
 		stage builds
@@ -137,7 +158,7 @@ main() {
 	fi
 	if wanted bisect; then
 		stage bisect
-		bisect_builds $((TIP_STAGE_NEED + TOOLING_STAGE_NEED + VM_STAGE_NEED))
+		bisect_builds "$(later_stages_reserve "$static_secs")"
 	fi
 	if wanted tip; then
 		stage tip

@@ -26,7 +26,7 @@ echo "# kernel $(uname -r); base: $("$base" version 2>&1 | head -n 1);" \
 # A missing base perf fails the run, it is no skip.
 out=$("$base" version 2>&1) && [ ! "$base" -ef "$series" ]
 result $? "the base kernel's perf runs, and is not the series' perf" \
-	"$base: $out (PERF_OUT=build/perf-base scripts/build-perf.sh build/linux-base)"
+	"$base: $out (make kernel-base builds it)"
 [ -x "$base" ] || tap_done
 
 cp /bin/bash "$tmp/spin"

@@ -2,6 +2,8 @@
 # build-kernel.sh release|debug|i386 [SRC_DIR]: build bzImage from
 # tinyconfig plus the flavour's fragments (configs/<flavour>.config on top
 # of release.config) into build/kernel-<flavour> (ccache, incremental).
+# KERNEL_TARGETS (make targets, bzImage by default) builds less: the
+# bisect builds one object of the debug flavour.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -65,5 +67,9 @@ if [ ! -f "$out/.config" ] ||
 	verify_config
 	echo "$stamp" >"$out/.fragments"
 fi
-kmake bzImage
-ls -l "$out/arch/x86/boot/bzImage"
+read -ra targets <<<"${KERNEL_TARGETS:-bzImage}"
+kmake "${targets[@]}"
+for t in "${targets[@]}"; do
+	[ "$t" != bzImage ] || t=arch/x86/boot/bzImage
+	ls -l "$out/$t"
+done
