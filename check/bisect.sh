@@ -4,9 +4,10 @@
 # after every patch but the tip, build what that patch can break, each in
 # the same output folder as the tip's build, so every build is incremental:
 #   the release kernel, unless the patch touches only tools/,
-#     Documentation/ or MAINTAINERS; and the KUnit test object in the
-#     debug kernel's folder once the series has it (only the debug config
-#     builds it);
+#     Documentation/ or MAINTAINERS; and then kernel/events/ (and
+#     arch/x86/events/ if the patch touches it) in the debug kernel's
+#     folder: the series' code under lockdep, KASAN and DEBUG_LIST, and
+#     its KUnit test, which only the debug config builds;
 #   perf (-Werror), if it touches what perf is built from;
 #   the perf_events kselftests, if it touches them or the uapi headers
 #     they are built against.
@@ -14,8 +15,6 @@
 # the base built with it, so the bisect's first state is that build, and
 # the tip stage finishes kernel-release from the last state. Check names
 # carry the patch number: two patches may share a subject.
-
-KUNIT_OBJ=kernel/events/ring_buffer_test.o
 
 # touches COMMIT PATHSPEC...: the commit changes a file under PATHSPEC.
 touches() {
@@ -27,7 +26,7 @@ touches() {
 # bisect_builds RESERVE: stop building once fewer than RESERVE seconds of
 # the budget are left; what was not built is counted as failed.
 bisect_builds() {
-	local reserve=$1 c commits i total tag subject
+	local reserve=$1 c commits i total tag subject dirs
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
 	total=${#commits[@]}
 	tag=$(printf 'bisect 00/%02d' "$total")
@@ -48,10 +47,10 @@ bisect_builds() {
 		kgit checkout -q --detach "$c"
 		if touches "$c" ':!tools/' ':!Documentation/' ':!MAINTAINERS'; then
 			check "$tag kernel: $subject" "$ROOT/scripts/build-kernel.sh" release
-			if [ -e "$SRC/${KUNIT_OBJ%.o}.c" ]; then
-				check "$tag kunit: $subject" env KERNEL_TARGETS="$KUNIT_OBJ" \
-					"$ROOT/scripts/build-kernel.sh" debug
-			fi
+			dirs=kernel/events/
+			! touches "$c" arch/x86/events || dirs+=" arch/x86/events/"
+			check "$tag debug: $subject" env KERNEL_TARGETS="$dirs" \
+				"$ROOT/scripts/build-kernel.sh" debug
 		else
 			echo "    $tag: only tools/, Documentation/ or MAINTAINERS: kernel not rebuilt"
 		fi

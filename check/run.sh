@@ -27,28 +27,32 @@ set -euo pipefail
 # shellcheck source=check/vm.sh
 . "$ROOT/check/vm.sh"
 
-# Seconds the stages after the bisect take here (warm or cold: the
-# bisect leaves the tip builds incremental): the tip builds, the tooling
-# tests and the VM stage. The bisect keeps them free, scaled by how much
-# slower than here this machine ran the static stage (checkpatch, about
-# STATIC_SECS_PER_PATCH a patch here), never by less than 1, plus a quarter;
-# bisect builds that would eat into that are not run (and fail the run).
+# Seconds the stages after the bisect take here: the tip builds (after a
+# whole bisect they are incremental; a bisect cut short leaves them more),
+# the tooling tests and the VM stage. The bisect keeps them free, scaled by
+# how much slower than here this machine ran checkpatch (CHECKPATCH_MS a
+# patch here, the same work on every machine), never by less than 1, plus
+# a quarter; bisect builds that would eat into that are not run (and fail
+# the run).
 TIP_STAGE_NEED=${TIP_STAGE_NEED:-90}
 TOOLING_STAGE_NEED=${TOOLING_STAGE_NEED:-240}
 VM_STAGE_NEED=${VM_STAGE_NEED:-1080}
-STATIC_SECS_PER_PATCH=3
+CHECKPATCH_MS=1070
+CHECKPATCH_TIMES=$CHECK_DIR/checkpatch-ms
 
-# later_stages_reserve STATIC_SECS: the bisect's reserve, in seconds. With
-# no static stage to measure (a run of chosen stages), twice the need.
+# later_stages_reserve: the bisect's reserve, in seconds. With no
+# checkpatch times to go by (a run of chosen stages), 2.5 times the need.
 later_stages_reserve() {
 	local need=$((TIP_STAGE_NEED + TOOLING_STAGE_NEED + VM_STAGE_NEED))
-	local ref pct=200
-	ref=$(($(series_patches | wc -l) * STATIC_SECS_PER_PATCH))
-	if [ -n "$1" ] && [ "$ref" -gt 0 ]; then
-		pct=$(($1 * 100 / ref))
+	local ms n pct=200 how="no checkpatch times"
+	ms=$(awk '{ s += $1 } END { print s + 0 }' "$CHECKPATCH_TIMES" 2>/dev/null || echo 0)
+	n=$(wc -l <"$CHECKPATCH_TIMES" 2>/dev/null || echo 0)
+	if [ "$n" -gt 0 ] && [ "$ms" -gt 0 ]; then
+		pct=$((ms * 100 / (n * CHECKPATCH_MS)))
 		[ "$pct" -ge 100 ] || pct=100
+		how="checkpatch $((ms / n)) ms a patch (${CHECKPATCH_MS} here)"
 	fi
-	echo "    this machine: static stage $(fmt_secs "${1:-0}"), ${pct}% of here;" \
+	echo "    this machine: $how, ${pct}%;" \
 		"reserve for the stages after the bisect $(fmt_secs $((need * pct * 5 / 400)))" >&2
 	echo $((need * pct * 5 / 400))
 }
@@ -62,9 +66,19 @@ on_signal() {
 	if [ -z "$(kgit branch --show-current 2>/dev/null)" ]; then
 		kgit checkout -q "$BRANCH" 2>/dev/null || true
 	fi
+	[ -z "$tip_pending" ] || drop_untipped
 	record FAIL "interrupted (the rest did not run)"
 	summary interrupted || true
 	exit 130
+}
+
+# Between the bisect's start and the tip builds, the release kernel and
+# perf in their folders are of the base or of a patch before the tip:
+# remove what would be booted or run, so nothing takes them for the tip.
+tip_pending=''
+drop_untipped() {
+	rm -f "$BUILD/kernel-release/arch/x86/boot/bzImage" "$BUILD/perf/perf"
+	echo "    the release kernel and perf were not rebuilt at the tip: removed"
 }
 
 # The series applies to the base, patch by patch, on a scratch index: no
@@ -87,12 +101,17 @@ checkpatch() {
 		"$ROOT/check/checkpatch-accepted.txt")
 	# spdxcheck.py needs the ply and git modules that setup installs for
 	# /usr/bin/python3, not a python3 an earlier PATH entry (pyenv) offers.
+	local t0=$EPOCHREALTIME rc=0
 	(cd "$SRC" && PATH="/usr/bin:$PATH" scripts/checkpatch.pl --strict --show-types \
-		${ignore:+--ignore "$ignore"} "$p")
+		${ignore:+--ignore "$ignore"} "$p") || rc=$?
+	# Its own time, in ms, for the bisect's reserve (step's ticker
+	# rounds to 2 s).
+	echo $(((${EPOCHREALTIME/./} - ${t0/./}) / 1000)) >>"$CHECKPATCH_TIMES"
+	return "$rc"
 }
 
 # The tip where the bisect does not build it (the debug kernel: the
-# bisect only builds its KUnit object; the i386 kernel and selftests): before
+# bisect builds only two folders of it; the i386 kernel and selftests): before
 # the bisect, so that only the incremental tip builds below are left after it.
 own_builds() {
 	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
@@ -104,7 +123,7 @@ own_builds() {
 # The tip in the folders the bisect shares (build/kernel-release,
 # build/perf, build/kselftest), which it leaves one patch short of the tip.
 # Not the debug kernel: it was built at the tip before the bisect, which
-# only built one object in its folder.
+# only built folders in its folder, never the image.
 tip_builds() {
 	check kernel-release "$ROOT/scripts/build-kernel.sh" release
 	check perf-buffer-layout "$ROOT/check/perf-buffer-layout.sh"
@@ -141,16 +160,14 @@ main() {
 		record FAIL "tree (tests run on patches/: export or discard tree work)"
 		summary || exit 1
 	fi
-	local static_secs=''
+	rm -f "$CHECKPATCH_TIMES"
 	if wanted static; then
 		stage static
-		static_secs=$(date +%s)
 		check apply-series apply_series_check
 		local p
 		while read -r p; do
 			check "checkpatch ${p##*/}" checkpatch "$p"
 		done < <(series_patches)
-		static_secs=$(($(date +%s) - static_secs))
 	fi
 	if wanted builds; then
 		stage builds
@@ -158,12 +175,15 @@ main() {
 	fi
 	if wanted bisect; then
 		stage bisect
-		bisect_builds "$(later_stages_reserve "$static_secs")"
+		tip_pending=1
+		bisect_builds "$(later_stages_reserve)"
 	fi
 	if wanted tip; then
 		stage tip
 		tip_builds
+		tip_pending=''
 	fi
+	[ -z "$tip_pending" ] || drop_untipped
 	if wanted tooling; then
 		stage tooling
 		for t in "$ROOT"/check/tooling/*.sh; do

@@ -76,6 +76,13 @@ vm_stage() {
 			echo "[FAIL] vm $vm: not started, no time left"
 			continue
 		fi
+		# A base that was not built now leaves an older one in place.
+		if [ "$vm" = base ] && grep -q '^FAIL bisect 00/' "$RESULTS"; then
+			mkdir -p "$CHECK_DIR/vm-$vm"
+			echo "the base was not built" >"$CHECK_DIR/vm-$vm/rc"
+			echo "[FAIL] vm $vm: not started, the base was not built"
+			continue
+		fi
 		vm_job "$vm" "$secs" &
 		running=$((running + 1))
 	done

@@ -24,7 +24,7 @@ declare -A bin=([base]=$base [series]=$series)
 echo "# kernel $(uname -r); base: $("$base" version 2>&1 | head -n 1);" \
 	"series: $(perf version 2>&1)"
 # A missing base perf fails the run, it is no skip.
-out=$("$base" version 2>&1) && [ ! "$base" -ef "$series" ]
+out=$("$base" version 2>&1) && ! cmp -s "$base" "$series"
 result $? "the base kernel's perf runs, and is not the series' perf" \
 	"$base: $out (make kernel-base builds it)"
 [ -x "$base" ] || tap_done

@@ -3,7 +3,7 @@
 # tinyconfig plus the flavour's fragments (configs/<flavour>.config on top
 # of release.config) into build/kernel-<flavour> (ccache, incremental).
 # KERNEL_TARGETS (make targets, bzImage by default) builds less: the
-# bisect builds one object of the debug flavour.
+# bisect builds folders of the debug flavour.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -71,5 +71,5 @@ read -ra targets <<<"${KERNEL_TARGETS:-bzImage}"
 kmake "${targets[@]}"
 for t in "${targets[@]}"; do
 	[ "$t" != bzImage ] || t=arch/x86/boot/bzImage
-	ls -l "$out/$t"
+	ls -ld "$out/$t"
 done
