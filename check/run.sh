@@ -110,6 +110,17 @@ checkpatch() {
 	return "$rc"
 }
 
+# checkpatch, one patch a core: each run is single-threaded (and times
+# itself alone on its core, for the bisect's reserve).
+checkpatch_series() {
+	local p
+	while read -r p; do
+		[ "$(jobs -rp | wc -l)" -lt "$JOBS" ] || wait -n
+		check "checkpatch ${p##*/}" checkpatch "$p" &
+	done < <(series_patches)
+	wait
+}
+
 # The tip where the bisect does not build it (the debug kernel: the
 # bisect builds only two folders of it; the i386 kernel and selftests): before
 # the bisect, so that only the incremental tip builds below are left after it.
@@ -176,10 +187,7 @@ main() {
 	if wanted static; then
 		stage static
 		check apply-series apply_series_check
-		local p
-		while read -r p; do
-			check "checkpatch ${p##*/}" checkpatch "$p"
-		done < <(series_patches)
+		checkpatch_series
 	fi
 	if wanted builds; then
 		stage builds

@@ -67,6 +67,9 @@ if [ "${GUEST_TIMEOUT:-0}" -gt 0 ]; then
 		: >/run/vm/guest-timeout
 		echo w >/proc/sysrq-trigger
 		echo d >/proc/sysrq-trigger
+		# The evidence first: the leak scans below take a while
+		# under KASAN, and the host may not wait for them.
+		dmesg >/run/vm/dmesg.txt
 		kill -KILL -- "-$cmd"
 	) &
 	watchdog=$!

@@ -26,7 +26,7 @@ stamp=$({
 	kgit rev-parse "$BASE_TAG"
 	cat "$ROOT/configs/release.config" "$ROOT/check/perf-features.txt" \
 		"$ROOT/scripts/build-perf.sh" "$ROOT/scripts/build-kernel.sh" \
-		"$ROOT/scripts/lib.sh"
+		"$ROOT/scripts/ccache-gcc.sh" "$ROOT/scripts/lib.sh"
 	gcc --version
 } | sha256sum | cut -d' ' -f1)
 

@@ -20,8 +20,8 @@ esac
 arch=$(kernel_arch "$flavour")
 
 kmake() {
-	make -C "$src" O="$out" ARCH="$arch" -j"$JOBS" CC="ccache gcc" \
-		HOSTCC="ccache gcc" "$@"
+	make -C "$src" O="$out" ARCH="$arch" -j"$JOBS" \
+		CC="$ROOT/scripts/ccache-gcc.sh" HOSTCC="ccache gcc" "$@"
 }
 
 # Every option the fragments ask for (the last fragment that names it

@@ -25,7 +25,7 @@ PERF_FEATURES=(
 	PYTHON_WORD=python3
 )
 mkdir -p "$out"
-make -C "$src/tools/perf" O="$out" -j"$JOBS" CC="ccache gcc" \
+make -C "$src/tools/perf" O="$out" -j"$JOBS" CC="$ROOT/scripts/ccache-gcc.sh" \
 	"${PERF_FEATURES[@]}"
 "$out/perf" version --build-options | tee "$out/features.txt"
 # Only the feature lines ("  name: [ on  ]  # HAVE_..."), whatever the version.

@@ -32,7 +32,7 @@ xzcat /usr/src/linux-config-6.12/config.amd64_none_amd64.xz >"$out/.config"
 	--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE
 make -C "$SRC" O="$out" olddefconfig
 [ "${DEB_CONFIG_ONLY:-0}" = 1 ] && exit 0
-make -C "$SRC" O="$out" -j"$JOBS" CC="ccache gcc" \
+make -C "$SRC" O="$out" -j"$JOBS" CC="$ROOT/scripts/ccache-gcc.sh" \
 	LOCALVERSION=-flightrec KDEB_PKGVERSION="$base+flightrec1" \
 	bindeb-pkg
 ls -l "$BUILD"/*.deb

@@ -15,10 +15,6 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 # maps it away) is left out of the hash.
 export CCACHE_BASEDIR=$BUILD
 export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=* -ffile-prefix-map=*'
-# A miss runs the compiler once: the kernel's and perf's builds ask gcc
-# for a dependency file (-MD), which depend mode hashes instead of running
-# the preprocessor first, as a miss otherwise does.
-export CCACHE_DEPEND=1
 # Fixed build identity so that ccache hits across trees and machines.
 export KBUILD_BUILD_USER=flightrec KBUILD_BUILD_HOST=vm
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
