@@ -2,7 +2,8 @@
 # Bisectability (sourced by check/run.sh): first the base itself (state 0:
 # the base kernel and the base's perf, scripts/build-base-kernel.sh), then
 # after every patch but the tip, build what that patch can break, each in
-# the same output folder as the tip's build, so every build is incremental:
+# the same output folder as the tip's build, so every build is incremental,
+# and side by side:
 #   the release kernel, unless the patch touches only tools/,
 #     Documentation/ or MAINTAINERS; and then kernel/events/ (and
 #     arch/x86/events/ if the patch touches it) in the debug kernel's
@@ -45,22 +46,26 @@ bisect_builds() {
 			continue
 		fi
 		kgit checkout -q --detach "$c"
+		# The builds of a state side by side: each has its own output
+		# folder, and the links, kallsyms passes and compression of one
+		# are serial, so another keeps the second core busy.
 		if touches "$c" ':!tools/' ':!Documentation/' ':!MAINTAINERS'; then
-			check "$tag kernel: $subject" "$ROOT/scripts/build-kernel.sh" release
+			check "$tag kernel: $subject" "$ROOT/scripts/build-kernel.sh" release &
 			dirs=kernel/events/
 			! touches "$c" arch/x86/events || dirs+=" arch/x86/events/"
 			check "$tag debug: $subject" env KERNEL_TARGETS="$dirs" \
-				"$ROOT/scripts/build-kernel.sh" debug
+				"$ROOT/scripts/build-kernel.sh" debug &
 		else
 			echo "    $tag: only tools/, Documentation/ or MAINTAINERS: kernel not rebuilt"
 		fi
 		if touches "$c" tools/perf tools/lib tools/include tools/arch \
 			tools/build tools/scripts; then
-			check "$tag perf: $subject" "$ROOT/scripts/build-perf.sh"
+			check "$tag perf: $subject" "$ROOT/scripts/build-perf.sh" &
 		fi
 		if touches "$c" tools/testing/selftests/perf_events include/uapi; then
-			check "$tag selftests: $subject" "$ROOT/scripts/build-selftests.sh"
+			check "$tag selftests: $subject" "$ROOT/scripts/build-selftests.sh" &
 		fi
+		wait
 	done
 	kgit checkout -q "$BRANCH"
 }

@@ -124,9 +124,12 @@ checkpatch_series() {
 # The tip where the bisect does not build it (the debug kernel: the
 # bisect builds only two folders of it; the i386 kernel and selftests): before
 # the bisect, so that only the incremental tip builds below are left after it.
+# The two kernels side by side: the serial parts of one (links, kallsyms,
+# compression) leave a core to the other.
 own_builds() {
-	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
-	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386
+	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug &
+	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386 &
+	wait
 	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
 	check libperf-asan "$ROOT/check/libperf-asan.sh"
 }
