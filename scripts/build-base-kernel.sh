@@ -69,11 +69,8 @@ trap 'exit 130' INT TERM
 kgit checkout -q --detach "$BASE_TAG"
 
 rm -rf "$kout" "$pout"
-# Side by side: the kernel's serial steps leave a core to perf.
-"$ROOT/scripts/build-kernel.sh" release &
-kernel=$!
+"$ROOT/scripts/build-kernel.sh" release
 "$ROOT/scripts/build-perf.sh"
-wait "$kernel"
 mkdir -p "$kout/${image%/*}" "$pout"
 cp "$BUILD/kernel-release/$image" "$kout/$image"
 cp "$BUILD/kernel-release/.config" "$kout/.config"
