@@ -22,12 +22,13 @@
 #   -c N         CPUs (default 4)         -m MB   memory (default 1024)
 #   -t SECONDS   timeout (default 1800)   -o DIR  run directory to keep
 #   -i           deterministic timing: -icount shift=0,sleep=off
+#   -a ARGS      append ARGS to the kernel command line
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-flavour=debug cpus=${VM_CPUS:-4} mem=1024 timeout=1800 rundir='' icount=''
-while getopts "k:c:m:t:o:i" opt; do
+flavour=debug cpus=${VM_CPUS:-4} mem=1024 timeout=1800 rundir='' icount='' append=''
+while getopts "k:c:m:t:o:ia:" opt; do
 	case "$opt" in
 	k) flavour=$OPTARG ;;
 	c) cpus=$OPTARG ;;
@@ -35,6 +36,7 @@ while getopts "k:c:m:t:o:i" opt; do
 	t) timeout=$OPTARG ;;
 	o) rundir=$OPTARG ;;
 	i) icount=1 ;;
+	a) append=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -74,9 +76,13 @@ printf '%q ' "$@" >"$rundir/cmd.sh"
 # tsc=reliable: under TCG on a loaded host the clocksource watchdog finds
 # the TSC (the host's clock) skewed against jiffies, which the i386 kernel
 # uses for want of an HPET, and falls back to jiffies as its clock.
-cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1 tsc=reliable
+cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1 reboot=t tsc=reliable
 	root=hostroot rootfstype=9p ro
 	"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose")
+if [ -n "$append" ]; then
+	read -ra extra <<<"$append"
+	cmdline+=("${extra[@]}")
+fi
 # TCG's "max" CPU says AuthenticAMD, and a 32-bit kernel warns that such
 # an "Athlon" is not fit for SMP: the i386 guest gets the same CPU as Intel.
 if [ "$flavour" = i386 ]; then
@@ -86,13 +92,13 @@ else
 	qemu=(qemu-system-x86_64 -cpu max)
 	cmdline+=(init="$ROOT/guest/init.sh")
 fi
-qemu+=(-machine q35 -accel "tcg${TCG_OPTS:+,$TCG_OPTS}"
+qemu+=(-machine "microvm,acpi=off" -accel "tcg${TCG_OPTS:+,$TCG_OPTS}"
 	-smp "$cpus" -m "$mem" -nodefaults -no-user-config -display none
 	-no-reboot -serial stdio -kernel "$kernel"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
-	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
+	-device "virtio-9p-device,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=vmrun,path=$rundir,security_model=none"
-	-device "virtio-9p-pci,fsdev=vmrun,mount_tag=vmrun"
+	-device "virtio-9p-device,fsdev=vmrun,mount_tag=vmrun"
 	-append "${cmdline[*]}")
 [ -z "$icount" ] || qemu+=(-icount "shift=0,sleep=off")
 
