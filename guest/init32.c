@@ -5,8 +5,9 @@
  * programs are x86_64 and cannot run on a 32-bit kernel: so this init is
  * a static i386 binary, and so are the tests it runs.
  *
- *   init32 TIMEOUT TEST...
- *
+ * Its command, TIMEOUT TEST..., is in /run/vm/args, one word a line (QEMU's
+ * microvm machine appends its devices to the kernel command line, behind
+ * a "--" that would carry init's arguments). It
  * runs each TEST (a static kselftest binary) with TIMEOUT seconds, prints
  * and saves its output in run_kselftest.sh's TAP shape to
  * /run/vm/out/kselftest.tap, saves the kernel log and a status, and
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #define KSFT_SKIP 4
+#define MAX_ARGS 64
 
 static volatile sig_atomic_t child;
 
@@ -179,11 +181,32 @@ static void save_kernel_log(void)
 	free(log);
 }
 
-int main(int argc, char **argv)
+/* The words of /run/vm/args, one a line, into args[]; returns how many. */
+static int read_args(char **args, int max)
 {
-	unsigned int secs = argc > 1 ? strtoul(argv[1], NULL, 0) : 0;
+	static char buf[16384];
+	FILE *f = fopen("/run/vm/args", "r");
+	char *word, *save;
+	size_t len;
+	int n = 0;
+
+	if (!f)
+		return 0;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	for (word = strtok_r(buf, "\n", &save); word && n < max;
+	     word = strtok_r(NULL, "\n", &save))
+		args[n++] = word;
+	return n;
+}
+
+int main(void)
+{
+	char *args[MAX_ARGS];
+	unsigned int secs;
 	FILE *tap, *status;
-	int i;
+	int i, nargs;
 
 	must_mount("proc", "/proc", "proc", 0, NULL);
 	must_mount("sysfs", "/sys", "sysfs", 0, NULL);
@@ -191,21 +214,23 @@ int main(int argc, char **argv)
 	must_mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	must_mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
 	must_mount("tmpfs", "/run", "tmpfs", 0, NULL);
-	scratch_tmp(argc > 2 ? argv[2] : NULL);
 	must_mount("vmrun", "/run/vm", "9p", 0,
 		   "trans=virtio,version=9p2000.L,msize=512000");
+	nargs = read_args(args, MAX_ARGS);
+	secs = nargs > 0 ? strtoul(args[0], NULL, 0) : 0;
+	scratch_tmp(nargs > 1 ? args[1] : NULL);
 	signal(SIGALRM, on_alarm);
 	chdir("/tmp");
 
 	tap = fopen("/run/vm/out/kselftest.tap", "w");
 	if (!tap || !secs) {
-		fprintf(stderr, "init32: usage: init32 TIMEOUT TEST... (%s)\n",
+		fprintf(stderr, "init32: no TIMEOUT TEST... in /run/vm/args (%s)\n",
 			tap ? "no timeout" : strerror(errno));
 	} else {
 		printf("guest: i386, %ld CPUs online\n",
 		       sysconf(_SC_NPROCESSORS_ONLN));
-		for (i = 2; i < argc; i++)
-			run_test(tap, i - 1, argv[i], secs);
+		for (i = 1; i < nargs; i++)
+			run_test(tap, i, args[i], secs);
 		fclose(tap);
 	}
 	save_kernel_log();

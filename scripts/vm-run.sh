@@ -87,7 +87,9 @@ fi
 # an "Athlon" is not fit for SMP: the i386 guest gets the same CPU as Intel.
 if [ "$flavour" = i386 ]; then
 	qemu=(qemu-system-i386 -cpu "max,vendor=GenuineIntel")
-	cmdline+=(init="$BUILD/kselftest-i386/init32" -- "$@")
+	# Not behind "--": microvm appends its devices to the command line.
+	cmdline+=(init="$BUILD/kselftest-i386/init32")
+	printf '%s\n' "$@" >"$rundir/args"
 else
 	qemu=(qemu-system-x86_64 -cpu max)
 	cmdline+=(init="$ROOT/guest/init.sh")
