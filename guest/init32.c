@@ -193,11 +193,19 @@ static int read_args(char **args, int max)
 	if (!f)
 		return 0;
 	len = fread(buf, 1, sizeof(buf) - 1, f);
+	if (!feof(f))
+		fprintf(stderr, "init32: /run/vm/args is cut at %zu bytes\n", len);
 	fclose(f);
 	buf[len] = '\0';
-	for (word = strtok_r(buf, "\n", &save); word && n < max;
-	     word = strtok_r(NULL, "\n", &save))
+	for (word = strtok_r(buf, "\n", &save); word;
+	     word = strtok_r(NULL, "\n", &save)) {
+		if (n == max) {
+			fprintf(stderr, "init32: more than %d words in /run/vm/args\n",
+				max);
+			break;
+		}
 		args[n++] = word;
+	}
 	return n;
 }
 

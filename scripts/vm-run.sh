@@ -74,8 +74,11 @@ printf '%q ' "$@" >"$rundir/cmd.sh"
 # loglevel=5: the console shows KERN_WARNING, so WARN and lockdep reports
 # reach console.log even when the guest hangs before saving dmesg.
 # tsc=reliable: under TCG on a loaded host the clocksource watchdog finds
-# the TSC (the host's clock) skewed against jiffies, which the i386 kernel
-# uses for want of an HPET, and falls back to jiffies as its clock.
+# the TSC (the host's clock) skewed against jiffies, which the kernels use
+# for want of an HPET (only ACPI would list one), and falls back to
+# jiffies as its clock.
+# reboot=t: without ACPI or a keyboard controller, the kernel's default
+# reboot methods take 25 s to fall through to a triple fault.
 cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1 reboot=t tsc=reliable
 	root=hostroot rootfstype=9p ro
 	"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose")
