@@ -9,6 +9,7 @@
 vm_spec() {
 	case "$1" in
 	a | b) echo "-k debug -c 4" ;;
+	release) echo "-k release -c 4" ;;
 	many) echo "-k release -c 64 -m 2048" ;;
 	one) echo "-k release -c 1" ;;
 	two) echo "-k release -c 2" ;;
@@ -55,7 +56,7 @@ vm_job() {
 
 vm_stage() {
 	local vm secs left running=0 name want
-	local -a vms=(b a i386 base many two one)
+	local -a vms=(a b base release many two one i386)
 	rm -rf "$CHECK_DIR"/vm-*
 	mkdir -p "$LOGS"
 	if grep -qE '^FAIL (kernel-|perf$|selftests)' "$RESULTS"; then
