@@ -91,9 +91,24 @@ raw() {
 }
 
 # why_failed NAME: the harness's own lines about a failed kselftest
-# subtest (assertion, TH_LOG), so the summary can show why.
+# subtest (assertion, TH_LOG), or a failed perf test's "FAIL" lines, so
+# the summary can show why.
 why_failed() {
-	local sub=${1##*/}
+	local sub=${1##*/} log
+	case "$1" in
+	*perf-test/*)
+		# Names had their spaces made underscores; the log says
+		# "<n>: <description>                : FAILED!".
+		for log in "$out"/perf-test.*.log; do
+			[ -f "$log" ] || continue
+			sed -E 's/ +/_/g' "$log" | grep -qF -- "${sub}_:_FAILED!" ||
+				continue
+			grep -E '(^|[^A-Za-z])FAIL([^A-Za-z]|$)' "$log" |
+				tail -n 6 | sed "s|^|    $1: |"
+		done
+		return 0
+		;;
+	esac
 	[ -f "$out/kselftest.tap" ] || return 0
 	awk -v s="$sub" '
 		index($0, "RUN           " s " ...") { on = 1; next }

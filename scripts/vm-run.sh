@@ -82,6 +82,24 @@ printf '%q ' "$@" >"$rundir/cmd.sh"
 cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1 reboot=t tsc=reliable
 	root=hostroot rootfstype=9p ro
 	"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose")
+# host_tsc_khz: the host's TSC frequency, where /proc/cpuinfo's "cpu MHz"
+# is it (a constant TSC); fails otherwise.
+host_tsc_khz() {
+	awk '/^flags/ && / constant_tsc / { c = 1 }
+	     /^cpu MHz/ && !m { m = $4 }
+	     END { if (!c || m < 100) exit 1; printf "%d\n", m * 1000 }' /proc/cpuinfo
+}
+
+# tsc_early_khz: under TCG the guest's TSC is the host's, and on a loaded
+# host the guest fails to calibrate it against the PIT. microvm has no HPET
+# or ACPI PM timer to fall back on, so the kernel then gives up the TSC
+# and its clock ticks in jiffies: records of one 4 ms tick share a
+# timestamp, and perf sorts a process's EXIT before its own samples. The
+# host's TSC frequency is given instead (under -icount the TSC follows the
+# virtual clock, and the PIT calibration is exact).
+if [ -z "$icount" ] && tsc_khz=$(host_tsc_khz); then
+	cmdline+=("tsc_early_khz=$tsc_khz")
+fi
 if [ -n "$append" ]; then
 	read -ra extra <<<"$append"
 	cmdline+=("${extra[@]}")

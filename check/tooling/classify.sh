@@ -35,4 +35,30 @@ want "PASS i386/kselftest/tail_tracking/global.mixed_sizes_exact_accounting"
 # tail_tracking started but never finished; watermark_signal never started.
 want "FAIL i386/kselftest/tail_tracking (no result within 600s)"
 want "FAIL i386/kselftest/watermark_signal (no result within 600s)"
-echo "classify: pass, XFAIL, stale list entry, unlisted skip, timeout and not run all told apart"
+
+# A failed perf test's own FAIL lines reach why-failed, named; a passing
+# test's do not.
+mkdir -p "$tmp/perf/out"
+n=0
+while read -r want _ kind name; do
+	n=$((n + 1))
+	if [ "$want" != release ] || [ "$kind" != perf-test ]; then
+		continue
+	fi
+	if [ -z "${failed:-}" ]; then
+		failed=$name
+		printf 'FAIL: made up: reason one\na FAILED! line is not shown\n%s\n' \
+			"12: $name   : FAILED!" >"$tmp/perf/out/perf-test.$n.log"
+	else
+		printf 'FAIL: made up: not shown\n%s\n' "13: $name   : Ok" \
+			>"$tmp/perf/out/perf-test.$n.log"
+	fi
+done <"$root/check/vm-tests.list"
+[ -n "${failed:-}" ] || fail "no perf test on VM release in check/vm-tests.list"
+EXPECTED_RESULTS=$tmp/expected "$root/check/classify.sh" "$tmp/perf" release >"$tmp/got"
+want "FAIL release/perf-test/${failed// /_} (got fail)"
+grep -qxF "    release/perf-test/${failed// /_}: FAIL: made up: reason one" \
+	"$tmp/perf/why-failed" || fail "why-failed: $(cat "$tmp/perf/why-failed")"
+[ "$(wc -l <"$tmp/perf/why-failed")" = 1 ] ||
+	fail "why-failed has more than the failed test's line: $(cat "$tmp/perf/why-failed")"
+echo "classify: pass, XFAIL, stale list entry, unlisted skip, timeout and not run all told apart; a failed perf test's FAIL lines reach the summary"

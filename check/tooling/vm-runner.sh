@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# scripts/vm-run.sh: all CPUs come up, scratch and result files work, the
-# command's exit status comes back, a hang ends in the guest's own timeout
-# with the blocked tasks dumped and the kernel log saved, SIGTERM leaves no
-# QEMU behind, and a kernel WARNING fails the run and is printed.
+# scripts/vm-run.sh: all CPUs come up with the TSC as their clock, scratch
+# and result files work, the command's exit status comes back, a hang ends
+# in the guest's own timeout with the blocked tasks dumped and the kernel
+# log saved, SIGTERM leaves no QEMU behind, and a kernel WARNING fails the
+# run and is printed.
 set -euo pipefail
 # The release kernel wherever the debug kernel's checkers are not what is
 # tested: it boots and shuts down in seconds, the debug kernel's leak
@@ -16,10 +17,17 @@ fail() { echo "FAIL: $*"; exit 1; }
 # shellcheck disable=SC2016 # expanded in the guest
 guest='test "$(nproc)" = 4 || { echo "only $(nproc) CPUs"; exit 1; }
 test -x "$ROOT/scripts/vm-run.sh" || exit 1
+grep -q " tsc_early_khz=$TSC_KHZ " /proc/cmdline || { cat /proc/cmdline; exit 1; }
+clock=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+test "$clock" = tsc || { echo "clock source $clock"; exit 1; }
 echo scratch >/tmp/scratch && echo result >"$VM_OUT/result" || exit 1
 exit 7'
 rc=0
-"$scripts/vm-run.sh" -k release -c 4 -t 300 -o "$tmp/run" -- bash -c "$guest" || rc=$?
+# The guest's clock is the TSC at the host's frequency, never jiffies
+# (see tsc_early_khz in vm-run.sh).
+tsc_khz=$(awk '/^cpu MHz/ { printf "%d\n", $4 * 1000; exit }' /proc/cpuinfo)
+"$scripts/vm-run.sh" -k release -c 4 -t 300 -o "$tmp/run" -- \
+	env TSC_KHZ="$tsc_khz" bash -c "$guest" || rc=$?
 [ "$rc" = 7 ] || fail "exit status $rc, expected 7"
 [ "$(cat "$tmp/run/out/result")" = result ] || fail "result file did not come back"
 
