@@ -52,6 +52,10 @@ refuses "perf record -P says the kernel has no persistent events" \
 refuses "--sample-snapshot says the kernel does not track the tail" \
 	"tail tracking" \
 	perf record --sample-snapshot -e cpu-clock -a -o "$tmp/s.data" -- true
-refuses "-e persistent/NAME/ is refused" "persistent" \
+refuses "perf record -e persistent/NAME/ says the kernel has no persistent events" \
+	"this kernel has no persistent events" \
 	perf record -e persistent/basetest/ -a -o "$tmp/p.data"
+refuses "perf stat -e persistent/NAME/ says the kernel has no persistent events" \
+	"this kernel has no persistent events" \
+	perf stat -e persistent/basetest/ -a true
 tap_done
