@@ -91,20 +91,20 @@ raw() {
 }
 
 # why_failed NAME: the harness's own lines about a failed kselftest
-# subtest (assertion, TH_LOG), or a failed perf test's "FAIL" lines, so
-# the summary can show why.
+# subtest (assertion, TH_LOG), or a failed or skipped perf test's own
+# FAIL and SKIP lines, so the summary can show why.
 why_failed() {
 	local sub=${1##*/} log
 	case "$1" in
 	*perf-test/*)
-		# Names had their spaces made underscores; the log says
-		# "<n>: <description>                : FAILED!".
+		# Named as raw() names it: each space made an underscore.
+		sub=${1#*perf-test/}
 		for log in "$out"/perf-test.*.log; do
 			[ -f "$log" ] || continue
-			sed -E 's/ +/_/g' "$log" | grep -qF -- "${sub}_:_FAILED!" ||
-				continue
-			grep -E '(^|[^A-Za-z])FAIL([^A-Za-z]|$)' "$log" |
-				tail -n 6 | sed "s|^|    $1: |"
+			sed -nE 's/^ *[0-9.]+: *(.*[^ ]) *: (FAILED!|Skip).*/\1/p' "$log" |
+				tr ' ' _ | grep -qxF -- "$sub" || continue
+			grep -E '(^|[^A-Za-z])(FAIL|SKIP)([^A-Za-z]|$)' "$log" |
+				tail -n 6 | awk -v p="    $1: " '{ print p $0 }'
 		done
 		return 0
 		;;

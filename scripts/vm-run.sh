@@ -82,12 +82,24 @@ printf '%q ' "$@" >"$rundir/cmd.sh"
 cmdline=(console=ttyS0 loglevel=5 printk.time=1 panic=-1 reboot=t tsc=reliable
 	root=hostroot rootfstype=9p ro
 	"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose")
-# host_tsc_khz: the host's TSC frequency, where /proc/cpuinfo's "cpu MHz"
-# is it (a constant TSC); fails otherwise.
+# host_tsc_khz: the host's TSC frequency in kHz, as its kernel found it
+# (refined against an HPET or PM timer, or detected: a "MHz TSC" line when
+# it differs from the CPU's). Without the kernel log, /proc/cpuinfo's
+# "cpu MHz" where it is the TSC's: a constant TSC and no cpufreq (with
+# cpufreq it is the current frequency). Fails if neither is known.
 host_tsc_khz() {
-	awk '/^flags/ && / constant_tsc / { c = 1 }
-	     /^cpu MHz/ && !m { m = $4 }
-	     END { if (!c || m < 100) exit 1; printf "%d\n", m * 1000 }' /proc/cpuinfo
+	local mhz
+	mhz=$(dmesg 2>/dev/null | sed -nE \
+		-e 's/.*tsc: Refined TSC clocksource calibration: ([0-9.]+) MHz.*/1 \1/p' \
+		-e 's/.*tsc: Detected ([0-9.]+) MHz TSC.*/2 \1/p' \
+		-e 's/.*tsc: Detected ([0-9.]+) MHz processor.*/3 \1/p' |
+		sort -s -n -k1,1 | awk 'NR == 1 { print $2 }')
+	if [ -z "$mhz" ] && [ ! -e /sys/devices/system/cpu/cpu0/cpufreq ]; then
+		mhz=$(awk '/^flags/ && / constant_tsc / { c = 1 }
+			/^cpu MHz/ && !m { m = $4 }
+			END { if (c) print m }' /proc/cpuinfo)
+	fi
+	awk -v m="${mhz:-0}" 'BEGIN { if (m < 100) exit 1; printf "%d\n", m * 1000 }'
 }
 
 # tsc_early_khz: under TCG the guest's TSC is the host's, and on a loaded
@@ -97,8 +109,10 @@ host_tsc_khz() {
 # timestamp, and perf sorts a process's EXIT before its own samples. The
 # host's TSC frequency is given instead (under -icount the TSC follows the
 # virtual clock, and the PIT calibration is exact).
+rm -f "$rundir/tsc_khz"
 if [ -z "$icount" ] && tsc_khz=$(host_tsc_khz); then
 	cmdline+=("tsc_early_khz=$tsc_khz")
+	echo "$tsc_khz" >"$rundir/tsc_khz"
 fi
 if [ -n "$append" ]; then
 	read -ra extra <<<"$append"
