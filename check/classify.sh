@@ -112,7 +112,7 @@ why_failed() {
 	[ -f "$out/kselftest.tap" ] || return 0
 	awk -v s="$sub" '
 		index($0, "RUN           " s " ...") { on = 1; next }
-		on && $0 ~ ("^# not ok [0-9]+ " s "$") { exit }
+		on && $0 ~ ("^# (not )?ok [0-9]+ " s "( |$)") { exit }
 		on && !/ FAIL  / { sub(/^# # /, ""); print }
 	' "$out/kselftest.tap" | tail -n 6 | sed "s|^|    $1: |"
 }

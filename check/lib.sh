@@ -75,7 +75,9 @@ summary() {
 			"with its reason in check/expected-results.txt)"
 	fi
 	# Last, where CI's short excerpt of the output still shows it.
-	if cat "$CHECK_DIR"/vm-*/why-failed >"$CHECK_DIR/why-failed" 2>/dev/null &&
+	# Only this run's VMs: a run of other stages leaves older ones.
+	if grep -q '^vm ' "$STAGES" &&
+		cat "$CHECK_DIR"/vm-*/why-failed >"$CHECK_DIR/why-failed" 2>/dev/null &&
 		[ -s "$CHECK_DIR/why-failed" ]; then
 		echo "=== why the unexpected failures failed (the harness's words):"
 		head -n 24 "$CHECK_DIR/why-failed"
