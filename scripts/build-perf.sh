@@ -25,6 +25,19 @@ PERF_FEATURES=(
 	PYTHON_WORD=python3
 )
 mkdir -p "$out"
+# perf's libraries (libperf, libapi, libsubcmd, libsymbol) are built
+# without fixdep in an O= build: their objects' dependencies name
+# "evsel.o", not the object's path, so a changed header rebuilds nothing.
+# A patch that adds a field to libperf's struct perf_evsel then left
+# evsel.o writing ->idx at the old offset. Start a library afresh when
+# any of its files is newer than its archive (ccache makes that cheap).
+for lib in perf api subcmd symbol; do
+	archive=$out/lib$lib/lib$lib.a
+	if [ -e "$archive" ] &&
+	   [ -n "$(find "$src/tools/lib/$lib" -newer "$archive" -print -quit)" ]; then
+		rm -rf "${out:?}/lib$lib"
+	fi
+done
 make -C "$src/tools/perf" O="$out" -j"$JOBS" CC="$ROOT/scripts/ccache-gcc.sh" \
 	"${PERF_FEATURES[@]}"
 "$out/perf" version --build-options | tee "$out/features.txt"
