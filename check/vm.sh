@@ -15,6 +15,19 @@ vm_spec() {
 	two) echo "-k release -c 2" ;;
 	i386) echo "-k i386 -c 2 -m 768" ;;
 	base) echo "-k release -c 2" ;;
+	# Sessions from the kernel command line: two valid, six malformed
+	# (tools/testing/selftests/perf_events/persistent_boot.c lists them)
+	boot)
+		echo "-k debug -c 2" \
+			-a perf_persistent=boot_execs,sched:sched_process_exec,size=64K \
+			-a perf_persistent=boot_faults,page-faults,period=10 \
+			-a perf_persistent=9bad,dummy \
+			-a perf_persistent=boot_nosuch,nosuch:event \
+			-a perf_persistent=boot_size,cpu-clock,size=1Q \
+			-a perf_persistent=boot_execs,dummy \
+			-a perf_persistent=boot_noevent \
+			-a perf_persistent=boot_opt,dummy,freeze=sched:sched_switch
+		;;
 	*) return 1 ;;
 	esac
 }
@@ -56,7 +69,7 @@ vm_job() {
 
 vm_stage() {
 	local vm secs left running=0 name want
-	local -a vms=(a b base release many two one i386)
+	local -a vms=(a b base release boot many two one i386)
 	rm -rf "$CHECK_DIR"/vm-*
 	mkdir -p "$LOGS"
 	if grep -qE '^FAIL (kernel-|perf$|selftests)' "$RESULTS"; then

@@ -22,7 +22,7 @@
 #   -c N         CPUs (default 4)         -m MB   memory (default 1024)
 #   -t SECONDS   timeout (default 1800)   -o DIR  run directory to keep
 #   -i           deterministic timing: -icount shift=0,sleep=off
-#   -a ARGS      append ARGS to the kernel command line
+#   -a ARGS      append ARGS to the kernel command line (repeatable)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -36,7 +36,7 @@ while getopts "k:c:m:t:o:ia:" opt; do
 	t) timeout=$OPTARG ;;
 	o) rundir=$OPTARG ;;
 	i) icount=1 ;;
-	a) append=$OPTARG ;;
+	a) append+=" $OPTARG" ;;
 	*) exit 2 ;;
 	esac
 done
