@@ -25,9 +25,10 @@ out=$(perf record -e "persistent/$name/" -a -o "$data" 2>&1)
 result $? "perf record -e persistent/$name/ reads it" "$out"
 
 script=$(perf script -i "$data" 2>&1)
-grep -qE 'sched:sched_process_exec: filename=[^ ]+ pid=1 old_pid=1$' <<<"$script"
+exec1=$(grep -E 'sched:sched_process_exec: filename=[^ ]+ pid=1 old_pid=1$' <<<"$script")
 result $? "perf script shows the exec of PID 1 from before user space" \
 	"$(head -n 20 <<<"$script")"
+[ -z "$exec1" ] || echo "# $exec1"
 
 out=$(perf ctl -d "$name" 2>&1)
 result $? "perf ctl -d deletes it" "$out"
