@@ -15,7 +15,7 @@ vm_spec() {
 	two) echo "-k release -c 2" ;;
 	i386) echo "-k i386 -c 2 -m 768" ;;
 	base) echo "-k release -c 2" ;;
-	# Sessions from the kernel command line: three valid, seven malformed
+	# Sessions from the kernel command line: three valid, eight malformed
 	# (tools/testing/selftests/perf_events/persistent_boot.c lists them)
 	boot)
 		echo "-k debug -c 2" \
@@ -27,8 +27,9 @@ vm_spec() {
 			-a perf_persistent=boot_execs,dummy \
 			-a perf_persistent=boot_noevent \
 			-a perf_persistent=boot_opt,dummy,color=red \
-			-a "perf_persistent=boot_frz,cpu-clock,freeze=task:task_rename,filter=newcomm=='bootfrz'" \
-			-a perf_persistent=boot_nof,dummy,filter=newcomm==x
+			-a "perf_persistent=boot_frz,cpu-clock,freeze=task:task_rename,filter=newcomm=='a,b'||newcomm=='bootfrz'" \
+			-a perf_persistent=boot_nof,dummy,filter=newcomm==x \
+			-a perf_persistent=boot_tmr,dummy,freeze=cpu-clock
 		;;
 	*) return 1 ;;
 	esac
