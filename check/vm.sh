@@ -16,7 +16,10 @@ vm_spec() {
 	i386) echo "-k i386 -c 2 -m 768" ;;
 	base) echo "-k release -c 2" ;;
 	# Sessions from the kernel command line: three valid, eight malformed
-	# (tools/testing/selftests/perf_events/persistent_boot.c lists them)
+	# (tools/testing/selftests/perf_events/persistent_boot.c lists them),
+	# and mces, the machine checks from boot on (mce:mce_record, which
+	# the debug kernel has): guest/boot-sessions.sh injects a corrected
+	# one and reads it from there.
 	boot)
 		echo "-k debug -c 2" \
 			-a perf_persistent=boot_execs,sched:sched_process_exec,size=64K \
@@ -29,7 +32,8 @@ vm_spec() {
 			-a perf_persistent=boot_opt,dummy,color=red \
 			-a "perf_persistent=boot_frz,cpu-clock,freeze=task:task_rename,filter=newcomm=='a,b'||newcomm=='bootfrz'" \
 			-a perf_persistent=boot_nof,dummy,filter=newcomm==x \
-			-a perf_persistent=boot_tmr,dummy,freeze=cpu-clock
+			-a perf_persistent=boot_tmr,dummy,freeze=cpu-clock \
+			-a perf_persistent=mces,mce:mce_record,size=64K
 		;;
 	*) return 1 ;;
 	esac

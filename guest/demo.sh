@@ -1,18 +1,25 @@
 #!/bin/bash
 # The demo's part inside the VM (scripts/demo.sh boots it): the flight
-# recorder in three acts, each ending in a verdict line computed from what
+# recorder in four acts, each ending in a verdict line computed from what
 # happened; the demo fails if a story did not happen.
 #   1. tail tracking: one workload, three kinds of ring buffer, side by side;
 #   2. a persistent session records while no perf runs; a workload runs and
 #      exits; a snapshot taken later still names it;
-#   3. --sample-snapshot: samples stay in the kernel until a trigger.
+#   3. --sample-snapshot: samples stay in the kernel until a trigger;
+#   4. the glitch: a kernel trigger freezes a session while noise runs on;
+#      read later, it still holds what led up to the glitch.
 # Workloads and recorders are pinned to CPUs, and the counts come from
-# syscalls, not from time: the outcome does not depend on emulation speed.
+# syscalls and records, not from time: the outcome does not depend on
+# emulation speed.
 set -euo pipefail
 
 : "${BUILD:?}"
 tmp=$(mktemp -d)
-trap 'perf ctl -d flight >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+noise= # act 4's background workload, while it runs
+trap '[ -z "$noise" ] || kill "$noise" 2>/dev/null || true
+	perf ctl -d flight >/dev/null 2>&1 || true
+	perf ctl -d glitch >/dev/null 2>&1 || true
+	rm -rf "$tmp"' EXIT
 failed=0
 
 show() { echo; echo "\$ $*"; "$@"; }
@@ -81,7 +88,62 @@ lost=$(awk '/PERF_RECORD_LOST/ { n += $NF } END { print n + 0 }' <<<"$out")
 [ "$samples" -gt 0 ] && [ "$named" = "$samples" ] && [ $((samples + lost)) = 5000 ]
 verdict $? "sample snapshot: $samples samples kept, all named syscall-basic, which exited $(secs_between "$exited" "$snapped") s before the trigger; $lost overwritten and counted ($samples + $lost = 5000 calls)"
 
+act "4. The glitch: a trigger freezes a session, the noise after it is lost"
+# User-mode samples of CPU 1, one per ms, into a 4 KiB buffer: it holds
+# under a tenth of a second. The trigger is in the kernel: the first task
+# that renames itself glitch freezes the session on every CPU.
 echo
-[ "$failed" = 0 ] && echo "demo: all three stories happened" ||
+echo "\$ perf record -P glitch -e cpu-clock:u -c 1000000 -C 1 -m 1 --freeze-on task:task_rename --freeze-filter 'newcomm == \"glitch\"'"
+perf record -P glitch -e cpu-clock:u -c 1000000 -C 1 -m 1 \
+	--freeze-on task:task_rename --freeze-filter 'newcomm == "glitch"'
+sysfs=/sys/bus/event_source/devices/persistent/sessions/glitch
+cp /bin/bash "$tmp/noise"
+cp /bin/bash "$tmp/victim"
+# The noise: a busy loop on CPU 1 that runs until the act ends.
+echo
+echo "\$ taskset -c 1 noise -c 'while :; do :; done' &"
+# shellcheck disable=SC2016 # the loop runs in noise
+taskset -c 1 "$tmp/noise" -c 'while :; do :; done' &
+noise=$!
+# The victim shares CPU 1 with the noise, then hits the glitch.
+# shellcheck disable=SC2016 # the loop runs in victim
+work='i=0; while [ $i -lt 10000 ]; do i=$((i+1)); done; printf glitch >/proc/self/comm'
+echo "\$ taskset -c 1 victim -c '$work'"
+taskset -c 1 "$tmp/victim" -c "$work"
+# perf ctl -l column 12: the state
+state=$(perf ctl -l | awk '$1 == "glitch" { print $12 }')
+records=$(cat "$sysfs/records")
+kept=$((records - $(cat "$sysfs/overwritten")))
+lost=$(cat "$sysfs/lost")
+# Let the noise run on until it has made more records than the buffer
+# holds: unfrozen, the buffer would keep none of the victim's.
+for _ in $(seq 600); do
+	[ "$(cat "$sysfs/lost")" -le $((lost + kept)) ] || break
+	sleep 0.1
+done
+show perf ctl -l
+grew=$(($(cat "$sysfs/lost") - lost))
+[ "$(cat "$sysfs/records")" = "$records" ] && stayed=1 || stayed=0
+show perf record -e persistent/glitch/ -C 1 -o "$tmp/glitch.data"
+kill "$noise" 2>/dev/null || true
+wait "$noise" 2>/dev/null || true
+noise=
+echo
+echo "\$ perf script -i glitch.data -F comm,tid,time,event | tail -n 5"
+perf script -i "$tmp/glitch.data" -F comm,tid,time,event 2>/dev/null | tail -n 5
+show perf ctl -d glitch
+at=${state#frozen@}
+out=$(perf script -i "$tmp/glitch.data" -F comm,time,event 2>/dev/null)
+samples=$(grep -c cpu-clock <<<"$out" || true)
+victims=$(grep -c '^ *victim .*cpu-clock' <<<"$out" || true)
+# At most a sample begun as the session froze may follow its time.
+after=$(awk -v t="$at" '/cpu-clock/ && $2 + 0 > t { n++ } END { print n + 0 }' <<<"$out")
+marked=$(grep -cx "session glitch frozen by its trigger on CPU 1 at $at" <<<"$out" || true)
+[[ $state == frozen@* ]] && [ "$stayed" = 1 ] && [ "$grew" -gt "$kept" ] &&
+	[ "$samples" = "$kept" ] && [ "$victims" -gt 0 ] && [ "$after" -le 1 ] && [ "$marked" = 1 ]
+verdict $? "glitch: frozen at $at s on CPU 1; then records stayed at $records while $grew more were lost, more than the $kept the buffer holds; read later: those $samples samples, $victims of them victim's, $after after the freeze, which perf script marks"
+
+echo
+[ "$failed" = 0 ] && echo "demo: all four stories happened" ||
 	echo "demo: FAILED (see the verdicts above)"
 exit "$failed"

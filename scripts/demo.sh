@@ -2,8 +2,8 @@
 # The demo: build what is missing (a second run reuses every build), boot
 # the release kernel and tell the flight recorder's story in it
 # (guest/demo.sh): tail tracking beside upstream's buffers, a persistent
-# session, and --sample-snapshot, each with a verdict. Fails if a story
-# did not happen.
+# session, --sample-snapshot, and a session frozen by a trigger (the
+# glitch), each with a verdict. Fails if a story did not happen.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
