@@ -1,7 +1,8 @@
 #!/bin/bash
 # Write-path cost of perf ring buffers per record under -icount (guest
 # time counts instructions): no buffer, forward writable, forward
-# overwrite (tail tracking) and backward, side by side in one VM run of the
+# overwrite (tail tracking), the same with an idle freeze trigger, and
+# backward, side by side in one VM run of the
 # series kernel, then the same program on the unpatched base kernel so the
 # writable path can be compared before and after the series.
 # LOOPS syscalls per mode and ROUNDS interleaved rounds (best kept), in
@@ -32,3 +33,7 @@ awk '/^forward writable/ { r[FILENAME] = $4 }
 	END { s = r[ARGV[1]]; b = r[ARGV[2]];
 	      if (s && b) printf "forward writable per record, series/base: %.4f\n", s / b }' \
 	"$out/series.txt" "$out/base.txt"
+# A buffer a trigger can freeze, per record, over one it cannot.
+awk '/^forward overwrite/ { o = $4 } /^overwrite\+trigger/ { t = $3 }
+	END { if (o && t) printf "overwrite with an idle trigger / without: %.4f\n", t / o }' \
+	"$out/series.txt"
