@@ -10,8 +10,9 @@
 #     folder: the series' code under lockdep, KASAN and DEBUG_LIST, and
 #     its KUnit test, which only the debug config builds;
 #   perf (-Werror), if it touches what perf is built from;
-#   the perf_events kselftests, if it touches them or the uapi headers
-#     they are built against.
+#   the perf_events kselftests, if it touches them, their harness, the
+#     tools/ libraries they link (libperf, libapi) or the headers they
+#     are built against.
 # The release kernel, not the debug one: the base VM and make bench need
 # the base built with it, so the bisect's first state is that build, and
 # the tip stage finishes kernel-release from the last state. Check names
@@ -24,10 +25,31 @@ touches() {
 	! kgit diff --quiet "$c^" "$c" -- "$@"
 }
 
+# state_builds COMMIT: what the bisect builds after COMMIT, one word each:
+# "kernel" (the release kernel and kernel/events/ of the debug one),
+# "x86-events" (arch/x86/events/ of the debug one too), "perf",
+# "selftests"; nothing for a commit that touches none of their sources.
+state_builds() {
+	local c=$1
+	if touches "$c" ':!tools/' ':!Documentation/' ':!MAINTAINERS'; then
+		echo kernel
+		! touches "$c" arch/x86/events || echo x86-events
+	fi
+	! touches "$c" tools/perf tools/lib tools/include tools/arch \
+		tools/build tools/scripts || echo perf
+	# The selftests link libperf and libapi (tools/lib) and include the
+	# kselftest harness, tools/include and the uapi headers.
+	! touches "$c" tools/testing/selftests/perf_events \
+		tools/testing/selftests/kselftest.h \
+		tools/testing/selftests/kselftest_harness.h \
+		tools/testing/selftests/lib.mk tools/lib tools/include \
+		include/uapi || echo selftests
+}
+
 # bisect_builds RESERVE: stop building once fewer than RESERVE seconds of
 # the budget are left; what was not built is counted as failed.
 bisect_builds() {
-	local reserve=$1 c commits i total tag subject dirs
+	local reserve=$1 c commits i total tag subject dirs builds
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
 	total=${#commits[@]}
 	tag=$(printf 'bisect 00/%02d' "$total")
@@ -49,22 +71,20 @@ bisect_builds() {
 		# The builds of a state side by side: each has its own output
 		# folder, and the links, kallsyms passes and compression of one
 		# are serial, so another keeps the second core busy.
-		if touches "$c" ':!tools/' ':!Documentation/' ':!MAINTAINERS'; then
+		builds=" $(state_builds "$c" | tr '\n' ' ')"
+		if [[ $builds == *" kernel "* ]]; then
 			check "$tag kernel: $subject" "$ROOT/scripts/build-kernel.sh" release &
 			dirs=kernel/events/
-			! touches "$c" arch/x86/events || dirs+=" arch/x86/events/"
+			[[ $builds != *" x86-events "* ]] || dirs+=" arch/x86/events/"
 			check "$tag debug: $subject" env KERNEL_TARGETS="$dirs" \
 				"$ROOT/scripts/build-kernel.sh" debug &
 		else
 			echo "    $tag: only tools/, Documentation/ or MAINTAINERS: kernel not rebuilt"
 		fi
-		if touches "$c" tools/perf tools/lib tools/include tools/arch \
-			tools/build tools/scripts; then
+		[[ $builds != *" perf "* ]] ||
 			check "$tag perf: $subject" "$ROOT/scripts/build-perf.sh" &
-		fi
-		if touches "$c" tools/testing/selftests/perf_events include/uapi; then
+		[[ $builds != *" selftests "* ]] ||
 			check "$tag selftests: $subject" "$ROOT/scripts/build-selftests.sh" &
-		fi
 		wait
 	done
 	kgit checkout -q "$BRANCH"

@@ -55,8 +55,12 @@ write_ktap() {
 
 # summary [NOTE]: the stage table, what did not pass, the KTAP file, and
 # the closing "N passed, N failed" line; false if anything failed.
+# SUMMARY_DONE: the summary was printed (check/run.sh's exit trap reads it).
+SUMMARY_DONE=''
 summary() {
 	local pass xfail fail skip name secs
+	# shellcheck disable=SC2034 # read by check/run.sh
+	SUMMARY_DONE=1
 	stage ''
 	pass=$(grep -c '^PASS ' "$RESULTS" || true)
 	xfail=$(grep -c '^XFAIL ' "$RESULTS" || true)

@@ -21,7 +21,7 @@
 # stages, after set-up (for development; the test command runs them all).
 set -euo pipefail
 # shellcheck source=check/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=check/bisect.sh
 . "$ROOT/check/bisect.sh"
 # shellcheck source=check/vm.sh
@@ -57,19 +57,53 @@ later_stages_reserve() {
 	echo $((need * pct * 5 / 400))
 }
 
-on_signal() {
-	trap - INT TERM
-	echo
-	echo "=== interrupted: stopping every build and VM this run started"
+# The stages in the order they run: what an interrupted or aborted run
+# names as not run.
+STAGE_ORDER=(setup static builds bisect tip tooling vm)
+
+# not_run: the wanted stages after the one that was running.
+not_run() {
+	local s after='' names=''
+	for s in "${STAGE_ORDER[@]}"; do
+		if [ -n "$after" ] && wanted "$s"; then names+=" $s"; fi
+		[ "$s" != "$stage_name" ] || after=1
+	done
+	echo "${names# }"
+}
+
+# stop_run WHY: end what the run started, put the tree back on its branch,
+# count the rest as failed, by stage, and print the summary.
+stop_run() {
+	local rest
+	rest=$(not_run)
 	kill_tree_below $$
 	wait 2>/dev/null || true
 	if [ -z "$(kgit branch --show-current 2>/dev/null)" ]; then
 		kgit checkout -q "$BRANCH" 2>/dev/null || true
 	fi
 	[ -z "$tip_pending" ] || drop_untipped
-	record FAIL "interrupted (the rest did not run)"
-	summary interrupted || true
+	record FAIL "$1 in stage ${stage_name:-?}${rest:+ (not run: $rest)}"
+	summary "$1" || true
+}
+
+on_signal() {
+	trap - INT TERM EXIT
+	echo
+	echo "=== interrupted: stopping every build and VM this run started"
+	stop_run interrupted
 	exit 130
+}
+
+# A command that fails outside a check (set -e) ends the run: it still
+# ends with the summary, naming what did not run.
+on_exit() {
+	local rc=$?
+	trap - INT TERM EXIT
+	[ -z "$SUMMARY_DONE" ] || exit "$rc"
+	echo
+	echo "=== aborted (exit $rc): stopping every build and VM this run started"
+	stop_run aborted
+	exit $((rc ? rc : 1))
 }
 
 # Between the bisect's start and the tip builds, the release kernel and
@@ -112,11 +146,15 @@ checkpatch() {
 
 # checkpatch, one patch a core: each run is single-threaded (and times
 # itself alone on its core, for the bisect's reserve).
+# Named by number too, as the bisect's steps are: two patches may share a
+# subject (their files then differ by a suffix only).
 checkpatch_series() {
-	local p
+	local p n=0 total
+	total=$(series_patches | wc -l)
 	while read -r p; do
+		n=$((n + 1))
 		[ "$(jobs -rp | wc -l)" -lt "$JOBS" ] || wait -n
-		check "checkpatch ${p##*/}" checkpatch "$p" &
+		check "$(printf 'checkpatch %02d/%02d' "$n" "$total") ${p##*/}" checkpatch "$p" &
 	done < <(series_patches)
 	wait
 }
@@ -156,6 +194,7 @@ tooling_tests() {
 	wait
 }
 
+only=()
 # wanted STAGE: the stage was asked for ("check/run.sh vm" runs the VM
 # stage on what is built; no argument runs them all).
 wanted() {
@@ -175,12 +214,14 @@ main() {
 	: >"$RESULTS"
 	: >"$STAGES"
 	trap on_signal INT TERM
+	trap on_exit EXIT
 
 	stage setup
 	if ! step setup "$ROOT/scripts/setup.sh"; then
 		record FAIL setup
 		summary || exit 1
 	fi
+	say_base
 	if ! step tree "$ROOT/scripts/tree.sh"; then
 		record FAIL "tree (tests run on patches/: export or discard tree work)"
 		summary || exit 1
@@ -218,4 +259,5 @@ main() {
 	summary
 }
 
-main "$@"
+# Sourced (by check/tooling/run-abort.sh), it only defines.
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

@@ -230,17 +230,21 @@ int main(int argc, char **argv)
 
 	printf("%ld records written into %d-page buffers:\n\n", records,
 	       DATA_PAGES);
-	printf("%-24s %-9s %6s %-19s %7s %7s\n", "buffer", "writer", "kept",
-	       "the others", "oldest", "newest");
-	printf("%-24s %-9s %6s %-19s %7s %7s\n", "", "paused?", "",
-	       "(lost, counted?)", "kept", "kept");
+	printf("%-24s %-14s %-8s %-21s %-12s %s\n", "buffer", "writer paused",
+	       "records", "overwritten,", "oldest kept", "newest kept");
+	printf("%-24s %-14s %-8s %-21s %-12s %s\n", "", "while reading",
+	       "kept", "counted", "record", "record");
 	for (m = 0; m < NR_MODES; m++) {
-		if (r[m].counted)
+		/* A writable buffer overwrites nothing: it drops the newest. */
+		if (m == WRITABLE)
+			snprintf(lost, sizeof(lost), "none (%ld dropped)",
+				 r[m].lost);
+		else if (r[m].counted)
 			snprintf(lost, sizeof(lost), "%ld, counted", r[m].lost);
 		else
 			snprintf(lost, sizeof(lost), "%ld, not counted",
 				 records - r[m].kept);
-		printf("%-24s %-9s %6ld %-19s %7ld %7ld\n", r[m].name,
+		printf("%-24s %-14s %-8ld %-21s #%-11ld #%ld\n", r[m].name,
 		       r[m].paused, r[m].kept, lost, r[m].oldest, r[m].newest);
 	}
 

@@ -13,12 +13,7 @@ set -euo pipefail
 # warning: Kconfig fills in what differs).
 "$ROOT/scripts/setup.sh" dwarves debhelper
 base=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE")
-if apt-cache madison linux-config-6.12 | awk '{ print $3 }' | grep -qxF "$base"; then
-	config_pkg=linux-config-6.12=$base
-else
-	echo "WARNING: linux-config-6.12 $base is not offered; using the newest" >&2
-	config_pkg=linux-config-6.12
-fi
+config_pkg=$(apt_pick linux-config-6.12 "$base")
 "$ROOT/scripts/setup.sh" "$config_pkg"
 "$ROOT/scripts/tree.sh"
 out=$BUILD/kernel-deb

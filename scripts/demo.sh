@@ -17,8 +17,10 @@ build_demo_program() {
 }
 
 require_root
+stop_children_on_signal
 t0=$(date +%s)
 step setup "$ROOT/scripts/setup.sh"
+say_base
 step tree "$ROOT/scripts/tree.sh"
 step kernel-release "$ROOT/scripts/build-kernel.sh" release
 step perf "$ROOT/scripts/build-perf.sh"

@@ -56,6 +56,14 @@ kill_tree_below() {
 	done
 }
 
+# stop_children_on_signal: on Ctrl-C or SIGTERM, end everything this
+# script started and exit 130. step() runs its command in the background,
+# where a script's children ignore SIGINT: without this, make would go on.
+stop_children_on_signal() {
+	trap 'trap - INT TERM; echo "interrupted: stopping what this run started" >&2;
+		kill_tree_below $$; exit 130' INT TERM
+}
+
 fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
 # step NAME CMD...: run CMD with its output in $LOGS/<NAME>.log, one line
@@ -175,6 +183,32 @@ tree_state() {
 		echo behind
 	else
 		echo ahead
+	fi
+}
+
+# apt_pick PACKAGE VERSION: "PACKAGE=VERSION" if apt serves that version,
+# else "PACKAGE" (the newest apt serves) and a warning: the archive drops
+# old versions, and a pinned one must not stop a fresh machine.
+apt_pick() {
+	if apt-cache madison "$1" | awk '{ print $3 }' | grep -qxF "$2"; then
+		echo "$1=$2"
+	else
+		echo "WARNING: apt no longer offers $1 $2; using the newest it offers" >&2
+		echo "$1"
+	fi
+}
+
+# say_base: the base the builds use, from scripts/setup.sh's record, for
+# the output of the two commands (a step's own output goes to its log).
+say_base() {
+	local pkg version sum
+	read -r pkg version sum <"$BUILD/base-used" || return 0
+	if [ "$version" = "$BASE_VERSION" ]; then
+		echo "    base: $pkg $version, as pinned in base.conf (sha256 verified)"
+	else
+		echo "WARNING: base: $pkg $version (sha256 $sum), not $BASE_VERSION as" \
+			"pinned in base.conf: apt no longer offers it; apply-series tells" \
+			"whether the series still applies"
 	fi
 }
 

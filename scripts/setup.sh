@@ -46,18 +46,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 installed=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE" 2>/dev/null || true)
+# The pinned base, or, once apt drops it, the newest 6.12.y it offers
+# (unless one is installed already).
 if [ "$installed" != "$BASE_VERSION" ]; then
 	apt_update
-	if apt-cache madison "$BASE_PACKAGE" | awk '{print $3}' |
-		grep -qxF "$BASE_VERSION"; then
+	pick=$(apt_pick "$BASE_PACKAGE" "$BASE_VERSION")
+	if [ "$pick" != "$BASE_PACKAGE" ] || [ -z "$installed" ]; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--allow-downgrades "$BASE_PACKAGE=$BASE_VERSION"
-	elif [ -z "$installed" ]; then
-		echo "WARNING: $BASE_PACKAGE $BASE_VERSION is not offered;" \
-			"installing the newest 6.12.y instead." >&2
-		echo "WARNING: the base commit and patch base-commit lines will" \
-			"differ from the recorded ones." >&2
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$BASE_PACKAGE"
+			--allow-downgrades "$pick"
 	fi
 	installed=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE")
 fi

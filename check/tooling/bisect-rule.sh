@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# What the bisect builds after a patch (state_builds in check/bisect.sh):
+# a scratch git tree with one commit per kind of change, each checked
+# against the builds it must start, and only those.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# shellcheck source=check/lib.sh
+BUILD_DIR=$tmp/build . "$root/check/lib.sh"
+# shellcheck source=check/bisect.sh
+. "$root/check/bisect.sh"
+
+mkdir -p "$SRC"
+git -C "$SRC" init -q
+git -C "$SRC" -c user.name=t -c user.email=t@t commit -q --allow-empty -m base
+
+# change PATH EXPECTED: a commit that changes PATH must build EXPECTED.
+n=0
+change() {
+	local path=$1 want=$2 got
+	mkdir -p "$SRC/$(dirname "$path")"
+	echo "$n" >>"$SRC/$path"
+	git -C "$SRC" add -A
+	git -C "$SRC" -c user.name=t -c user.email=t@t commit -q -m "$path"
+	got=$(state_builds HEAD | tr '\n' ' ')
+	[ "${got% }" = "$want" ] || fail "a change of $path builds '${got% }', not '$want'"
+	n=$((n + 1))
+}
+
+change Documentation/admin-guide/perf.rst ''
+change MAINTAINERS ''
+change tools/perf/builtin-ctl.c perf
+change tools/perf/tests/shell/persistent_sessions.sh perf
+change tools/lib/perf/mmap.c 'perf selftests'
+change tools/include/uapi/linux/perf_event.h 'perf selftests'
+change tools/testing/selftests/perf_events/persistent.c selftests
+change tools/testing/selftests/kselftest_harness.h selftests
+change kernel/events/ring_buffer.c kernel
+change arch/x86/events/intel/ds.c 'kernel x86-events'
+change include/uapi/linux/perf_event.h 'kernel selftests'
+change include/linux/perf_event.h kernel
+echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else"
