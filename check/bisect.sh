@@ -18,6 +18,48 @@
 # the tip stage finishes kernel-release from the last state. Check names
 # carry the patch number: two patches may share a subject.
 
+# A build of a state that passed is remembered (BISECT_CACHE, beside the
+# ccache): a later run with the same source tree, fragments, build scripts,
+# toolchain and installed packages does not build it again, and says so.
+# The tree hash changes with any patch at or before the state, so an edit
+# rebuilds its own state and every later one. CHECK_REBUILD=1 forgets.
+BISECT_CACHE=${BISECT_CACHE:-$(dirname "$CCACHE_DIR")/flightrec-bisect}
+
+# build_inputs: one hash of what any build depends on but the source tree.
+build_inputs() {
+	{
+		cat "$ROOT"/configs/*.config "$ROOT/check/perf-features.txt" \
+			"$ROOT"/scripts/build-*.sh "$ROOT/scripts/ccache-gcc.sh" \
+			"$ROOT/scripts/lib.sh"
+		gcc --version
+		ld --version
+		dpkg-query -W
+	} | sha256sum | cut -d' ' -f1
+}
+
+# cached_check KEY NAME CMD...: check NAME CMD..., unless a build with the
+# same KEY passed before; remember KEY when it passes.
+cached_check() {
+	local key=$1 name=$2
+	shift 2
+	if [ -z "${CHECK_REBUILD:-}" ] && [ -f "$BISECT_CACHE/$key" ]; then
+		echo "[ ok ] $name (not rebuilt: the same inputs built on $(cat "$BISECT_CACHE/$key"))"
+		record PASS "$name (same inputs as a build that passed)"
+		return
+	fi
+	if step "$name" "$@"; then
+		record PASS "$name"
+		mkdir -p "$BISECT_CACHE"
+		date -u '+%F %H:%M' >"$BISECT_CACHE/$key"
+	else
+		record FAIL "$name"
+	fi
+}
+
+# key KIND: the cache key of one build (KIND and its folders) of the state
+# whose source tree is $tree, with the other inputs $inputs.
+key() { echo "$1 $tree $inputs" | sha256sum | cut -d' ' -f1; }
+
 # touches COMMIT PATHSPEC...: the commit changes a file under PATHSPEC.
 touches() {
 	local c=$1
@@ -49,8 +91,11 @@ state_builds() {
 # bisect_builds RESERVE: stop building once fewer than RESERVE seconds of
 # the budget are left; what was not built is counted as failed.
 bisect_builds() {
-	local reserve=$1 c commits i total tag subject dirs builds
+	local reserve=$1 c commits i total tag subject dirs builds tree kind inputs
+	local -a wants
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
+	[ -z "${CHECK_REBUILD:-}" ] || rm -rf "$BISECT_CACHE"
+	inputs=$(build_inputs)
 	total=${#commits[@]}
 	tag=$(printf 'bisect 00/%02d' "$total")
 	if [ "$(remaining)" -lt "$reserve" ]; then
@@ -67,24 +112,38 @@ bisect_builds() {
 			record FAIL "$tag $subject (not built: no time left for the stages after it)"
 			continue
 		fi
-		kgit checkout -q --detach "$c"
+		tree=$(kgit rev-parse "$c^{tree}")
+		builds=" $(state_builds "$c" | tr '\n' ' ')"
+		dirs=kernel/events/
+		[[ $builds != *" x86-events "* ]] || dirs+=" arch/x86/events/"
+		wants=()
+		[[ $builds != *" kernel "* ]] || wants+=(kernel "debug $dirs")
+		[[ $builds != *" perf "* ]] || wants+=(perf)
+		[[ $builds != *" selftests "* ]] || wants+=(selftests)
+		# Checked out only if something is to be built.
+		for kind in "${wants[@]}"; do
+			if [ ! -f "$BISECT_CACHE/$(key "$kind")" ]; then
+				kgit checkout -q --detach "$c"
+				break
+			fi
+		done
 		# The builds of a state side by side: each has its own output
 		# folder, and the links, kallsyms passes and compression of one
 		# are serial, so another keeps the second core busy.
-		builds=" $(state_builds "$c" | tr '\n' ' ')"
 		if [[ $builds == *" kernel "* ]]; then
-			check "$tag kernel: $subject" "$ROOT/scripts/build-kernel.sh" release &
-			dirs=kernel/events/
-			[[ $builds != *" x86-events "* ]] || dirs+=" arch/x86/events/"
-			check "$tag debug: $subject" env KERNEL_TARGETS="$dirs" \
-				"$ROOT/scripts/build-kernel.sh" debug &
+			cached_check "$(key kernel)" "$tag kernel: $subject" \
+				"$ROOT/scripts/build-kernel.sh" release &
+			cached_check "$(key "debug $dirs")" "$tag debug: $subject" \
+				env KERNEL_TARGETS="$dirs" "$ROOT/scripts/build-kernel.sh" debug &
 		else
 			echo "    $tag: only tools/, Documentation/ or MAINTAINERS: kernel not rebuilt"
 		fi
 		[[ $builds != *" perf "* ]] ||
-			check "$tag perf: $subject" "$ROOT/scripts/build-perf.sh" &
+			cached_check "$(key perf)" "$tag perf: $subject" \
+				"$ROOT/scripts/build-perf.sh" &
 		[[ $builds != *" selftests "* ]] ||
-			check "$tag selftests: $subject" "$ROOT/scripts/build-selftests.sh" &
+			cached_check "$(key selftests)" "$tag selftests: $subject" \
+				"$ROOT/scripts/build-selftests.sh" &
 		wait
 	done
 	kgit checkout -q "$BRANCH"

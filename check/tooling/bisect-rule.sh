@@ -43,4 +43,26 @@ change kernel/events/ring_buffer.c kernel
 change arch/x86/events/intel/ds.c 'kernel x86-events'
 change include/uapi/linux/perf_event.h 'kernel selftests'
 change include/linux/perf_event.h kernel
-echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else"
+
+# A build that passed is not run again for the same key; one that failed
+# is; CHECK_REBUILD=1 runs it anyway.
+BISECT_CACHE=$tmp/cache
+RESULTS=$tmp/results
+: >"$RESULTS"
+cached_check k1 "a build" touch "$tmp/ran" >/dev/null
+{ [ -f "$tmp/ran" ] && [ -f "$tmp/cache/k1" ]; } || fail "a first build did not run or was not remembered"
+rm "$tmp/ran"
+cached_check k1 "a build" touch "$tmp/ran" >"$tmp/out"
+[ ! -f "$tmp/ran" ] || fail "a build with the same inputs ran again"
+grep -q "not rebuilt: the same inputs built on" "$tmp/out" || fail "said: $(cat "$tmp/out")"
+CHECK_REBUILD=1 cached_check k1 "a build" touch "$tmp/ran" >/dev/null
+[ -f "$tmp/ran" ] || fail "CHECK_REBUILD=1 did not rebuild"
+cached_check k2 "a failing build" false >/dev/null
+cached_check k2 "a failing build" false >/dev/null
+[ ! -f "$tmp/cache/k2" ] || fail "a failed build was remembered"
+[ "$(cat "$RESULTS")" = "PASS a build
+PASS a build (same inputs as a build that passed)
+PASS a build
+FAIL a failing build
+FAIL a failing build" ] || fail "results: $(cat "$RESULTS")"
+echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else; a passed build is remembered by its inputs, a failed one is not"
