@@ -9,7 +9,9 @@
 #     arch/x86/events/ if the patch touches it) in the debug kernel's
 #     folder: the series' code under lockdep, KASAN and DEBUG_LIST, and
 #     its KUnit test, which only the debug config builds;
-#   perf (-Werror), if it touches what perf is built from;
+#   perf (-Werror), if it touches what perf is built from; for a patch
+#     of its shell tests or documentation alone, only what perf's build
+#     would do for it: shellcheck the scripts;
 #   the perf_events kselftests, if it touches them, their harness, the
 #     tools/ libraries they link (libperf, libapi) or the headers they
 #     are built against.
@@ -60,6 +62,22 @@ cached_check() {
 # whose source tree is $tree, with the other inputs $inputs.
 key() { echo "$1 $tree $inputs" | sha256sum | cut -d' ' -f1; }
 
+# perf_scripts_check COMMIT: what perf's build checks of the shell tests
+# the commit changes (tests/Build: shellcheck -a -S warning on each
+# executable one, from tools/perf; a library script it sources is not
+# followed there, so not here either).
+perf_scripts_check() {
+	local c=$1 f
+	local -a files=()
+	while read -r f; do
+		f=${f#tools/perf/}
+		[ ! -x "$SRC/tools/perf/$f" ] || files+=("$f")
+	done < <(kgit diff --name-only --diff-filter=d "$c^" "$c" -- 'tools/perf/tests/shell/*.sh')
+	[ ${#files[@]} -gt 0 ] || { echo "no executable shell test changed"; return 0; }
+	(cd "$SRC/tools/perf" && shellcheck -a -S warning "${files[@]}") &&
+		printf 'shellcheck: %s\n' "${files[@]}"
+}
+
 # touches COMMIT PATHSPEC...: the commit changes a file under PATHSPEC.
 touches() {
 	local c=$1
@@ -69,16 +87,24 @@ touches() {
 
 # state_builds COMMIT: what the bisect builds after COMMIT, one word each:
 # "kernel" (the release kernel and kernel/events/ of the debug one),
-# "x86-events" (arch/x86/events/ of the debug one too), "perf",
-# "selftests"; nothing for a commit that touches none of their sources.
+# "x86-events" (arch/x86/events/ of the debug one too), "perf" or
+# "perf-scripts" (its shell tests only), "selftests"; nothing for a commit
+# that touches none of their sources.
 state_builds() {
 	local c=$1
 	if touches "$c" ':!tools/' ':!Documentation/' ':!MAINTAINERS'; then
 		echo kernel
 		! touches "$c" arch/x86/events || echo x86-events
 	fi
-	! touches "$c" tools/perf tools/lib tools/include tools/arch \
-		tools/build tools/scripts || echo perf
+	# A patch of perf's shell tests or documentation alone leaves the
+	# binary as it was: perf's build would only shellcheck the scripts.
+	if touches "$c" tools/perf tools/lib tools/include tools/arch \
+		tools/build tools/scripts ':!tools/perf/tests/shell' \
+		':!tools/perf/Documentation'; then
+		echo perf
+	elif touches "$c" tools/perf/tests/shell; then
+		echo perf-scripts
+	fi
 	# The selftests link libperf and libapi (tools/lib) and include the
 	# kselftest harness, tools/include and the uapi headers.
 	! touches "$c" tools/testing/selftests/perf_events \
@@ -119,6 +145,7 @@ bisect_builds() {
 		wants=()
 		[[ $builds != *" kernel "* ]] || wants+=(kernel "debug $dirs")
 		[[ $builds != *" perf "* ]] || wants+=(perf)
+		[[ $builds != *" perf-scripts "* ]] || wants+=(perf-scripts)
 		[[ $builds != *" selftests "* ]] || wants+=(selftests)
 		# Checked out only if something is to be built.
 		for kind in "${wants[@]}"; do
@@ -141,6 +168,9 @@ bisect_builds() {
 		[[ $builds != *" perf "* ]] ||
 			cached_check "$(key perf)" "$tag perf: $subject" \
 				"$ROOT/scripts/build-perf.sh" &
+		[[ $builds != *" perf-scripts "* ]] ||
+			cached_check "$(key perf-scripts)" "$tag perf-scripts: $subject" \
+				perf_scripts_check "$c" &
 		[[ $builds != *" selftests "* ]] ||
 			cached_check "$(key selftests)" "$tag selftests: $subject" \
 				"$ROOT/scripts/build-selftests.sh" &

@@ -13,7 +13,7 @@ vm_spec() {
 	many) echo "-k release -c 64 -m 2048" ;;
 	one) echo "-k release -c 1" ;;
 	two) echo "-k release -c 2" ;;
-	i386) echo "-k i386 -c 2 -m 768" ;;
+	i386) echo "-k i386 -c 4 -m 768" ;;
 	base) echo "-k release -c 2" ;;
 	# Sessions from the kernel command line: three valid, eight malformed
 	# (tools/testing/selftests/perf_events/persistent_boot.c lists them),

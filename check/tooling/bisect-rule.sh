@@ -34,7 +34,10 @@ change() {
 change Documentation/admin-guide/perf.rst ''
 change MAINTAINERS ''
 change tools/perf/builtin-ctl.c perf
-change tools/perf/tests/shell/persistent_sessions.sh perf
+change tools/perf/tests/shell/persistent_sessions.sh perf-scripts
+change tools/perf/Documentation/perf-ctl.txt ''
+change tools/perf/tests/shell/lib/getppid_counting.sh perf-scripts
+change tools/perf/tests/tail-reader.c perf
 change tools/lib/perf/mmap.c 'perf selftests'
 change tools/include/uapi/linux/perf_event.h 'perf selftests'
 change tools/testing/selftests/perf_events/persistent.c selftests
@@ -43,6 +46,24 @@ change kernel/events/ring_buffer.c kernel
 change arch/x86/events/intel/ds.c 'kernel x86-events'
 change include/uapi/linux/perf_event.h 'kernel selftests'
 change include/linux/perf_event.h kernel
+
+# A shell test with a shellcheck warning fails its state, as perf's build
+# would; a clean one passes.
+mkdir -p "$SRC/tools/perf/tests/shell"
+printf '#!/bin/bash\necho clean\n' >"$SRC/tools/perf/tests/shell/clean.sh"
+chmod +x "$SRC/tools/perf/tests/shell/clean.sh"
+git -C "$SRC" add -A
+git -C "$SRC" -c user.name=t -c user.email=t@t commit -q -m "a clean test"
+out=$(perf_scripts_check HEAD) || fail "a clean shell test failed: $out"
+grep -qx "shellcheck: tests/shell/clean.sh" <<<"$out" || fail "clean.sh not checked: $out"
+# shellcheck disable=SC2016 # the script's own $1
+printf '#!/bin/bash\nrm -rf $1/*\n' >"$SRC/tools/perf/tests/shell/bad.sh"
+chmod +x "$SRC/tools/perf/tests/shell/bad.sh"
+git -C "$SRC" add -A
+git -C "$SRC" -c user.name=t -c user.email=t@t commit -q -m "a bad test"
+if out=$(perf_scripts_check HEAD 2>&1) || ! grep -q "bad.sh" <<<"$out"; then
+	fail "a shellcheck warning in bad.sh passed: $out"
+fi
 
 # A build that passed is not run again for the same key; one that failed
 # is; CHECK_REBUILD=1 runs it anyway.
