@@ -27,15 +27,22 @@
 # rebuilds its own state and every later one. CHECK_REBUILD=1 forgets.
 BISECT_CACHE=${BISECT_CACHE:-$(dirname "$CCACHE_DIR")/flightrec-bisect}
 
-# build_inputs: one hash of what any build depends on but the source tree.
+# build_inputs: one hash of what any build depends on but the source tree:
+# the fragments and scripts (this one too: it runs the shellcheck), the
+# tools found on PATH and their versions (not all are Debian's), the
+# installed packages, and the environment make and the compilers read.
 build_inputs() {
+	local t
 	{
 		cat "$ROOT"/configs/*.config "$ROOT/check/perf-features.txt" \
 			"$ROOT"/scripts/build-*.sh "$ROOT/scripts/ccache-gcc.sh" \
-			"$ROOT/scripts/lib.sh"
-		gcc --version
-		ld --version
+			"$ROOT/scripts/lib.sh" "$ROOT/check/bisect.sh"
+		for t in gcc ld make shellcheck python3 ccache; do
+			command -v "$t" && "$t" --version 2>&1 | head -n 1
+		done
 		dpkg-query -W
+		env | grep -E '^(MAKE|MFLAGS|CC|CFLAGS|CPPFLAGS|LDFLAGS|KCFLAGS|KCPPFLAGS|EXTRA_|WERROR|NO_|ARCH|CROSS_COMPILE|LLVM|KBUILD_|O=|W=|V=)' |
+			LC_ALL=C sort
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -67,12 +74,14 @@ key() { echo "$1 $tree $inputs" | sha256sum | cut -d' ' -f1; }
 # executable one, from tools/perf; a library script it sources is not
 # followed there, so not here either).
 perf_scripts_check() {
-	local c=$1 f
+	local c=$1 f changed
 	local -a files=()
+	changed=$(kgit diff --name-only --diff-filter=d "$c^" "$c" -- 'tools/perf/tests/shell/*.sh') ||
+		return
 	while read -r f; do
 		f=${f#tools/perf/}
-		[ ! -x "$SRC/tools/perf/$f" ] || files+=("$f")
-	done < <(kgit diff --name-only --diff-filter=d "$c^" "$c" -- 'tools/perf/tests/shell/*.sh')
+		[ -z "$f" ] || [ ! -x "$SRC/tools/perf/$f" ] || files+=("$f")
+	done <<<"$changed"
 	[ ${#files[@]} -gt 0 ] || { echo "no executable shell test changed"; return 0; }
 	(cd "$SRC/tools/perf" && shellcheck -a -S warning "${files[@]}") &&
 		printf 'shellcheck: %s\n' "${files[@]}"
@@ -98,8 +107,9 @@ state_builds() {
 	fi
 	# A patch of perf's shell tests or documentation alone leaves the
 	# binary as it was: perf's build would only shellcheck the scripts.
+	# (tests/shell/coresight has C sources perf's build compiles.)
 	if touches "$c" tools/perf tools/lib tools/include tools/arch \
-		tools/build tools/scripts ':!tools/perf/tests/shell' \
+		tools/build tools/scripts ':!tools/perf/tests/shell/*.sh' \
 		':!tools/perf/Documentation'; then
 		echo perf
 	elif touches "$c" tools/perf/tests/shell; then

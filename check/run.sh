@@ -86,12 +86,21 @@ stop_run() {
 	summary "$1" || true
 }
 
+# on_signal STATUS: 130 for SIGINT, 143 for SIGTERM.
 on_signal() {
 	trap - INT TERM EXIT
 	echo
 	echo "=== interrupted: stopping every build and VM this run started"
-	stop_run interrupted
-	exit 130
+	[ -n "$SUMMARY_DONE" ] || stop_run interrupted
+	exit "$1"
+}
+
+# arm_traps: from here on, an interrupted or aborted run ends with its
+# summary (check/tooling/run-abort.sh calls it as main does).
+arm_traps() {
+	trap 'on_signal 130' INT
+	trap 'on_signal 143' TERM
+	trap on_exit EXIT
 }
 
 # A command that fails outside a check (set -e) ends the run: it still
@@ -213,8 +222,7 @@ main() {
 	mkdir -p "$CHECK_DIR"
 	: >"$RESULTS"
 	: >"$STAGES"
-	trap on_signal INT TERM
-	trap on_exit EXIT
+	arm_traps
 
 	stage setup
 	if ! step setup "$ROOT/scripts/setup.sh"; then

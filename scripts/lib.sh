@@ -193,7 +193,7 @@ apt_pick() {
 	if apt-cache madison "$1" | awk '{ print $3 }' | grep -qxF "$2"; then
 		echo "$1=$2"
 	else
-		echo "WARNING: apt no longer offers $1 $2; using the newest it offers" >&2
+		echo "WARNING: apt no longer offers $1 $2; not asking for that version" >&2
 		echo "$1"
 	fi
 }
@@ -202,6 +202,7 @@ apt_pick() {
 # the output of the two commands (a step's own output goes to its log).
 say_base() {
 	local pkg version sum
+	[ -f "$BUILD/base-used" ] || return 0
 	read -r pkg version sum <"$BUILD/base-used" || return 0
 	if [ "$version" = "$BASE_VERSION" ]; then
 		echo "    base: $pkg $version, as pinned in base.conf (sha256 verified)"

@@ -38,6 +38,7 @@ change tools/perf/tests/shell/persistent_sessions.sh perf-scripts
 change tools/perf/Documentation/perf-ctl.txt ''
 change tools/perf/tests/shell/lib/getppid_counting.sh perf-scripts
 change tools/perf/tests/tail-reader.c perf
+change tools/perf/tests/shell/coresight/Makefile perf
 change tools/lib/perf/mmap.c 'perf selftests'
 change tools/include/uapi/linux/perf_event.h 'perf selftests'
 change tools/testing/selftests/perf_events/persistent.c selftests
