@@ -16,6 +16,18 @@ fail() { echo "FAIL: $*"; exit 1; }
 nap=$((86400 + $$))
 napping() { pgrep -f "^sleep $nap\$" >/dev/null; }
 
+# terminate PID: once its build step naps, SIGTERM it (as CI sends: a
+# background job of a script ignores SIGINT); its exit status in rc.
+terminate() {
+	for _ in $(seq 100); do
+		napping && break
+		sleep 0.1
+	done
+	kill -TERM "$1"
+	rc=0
+	wait "$1" || rc=$?
+}
+
 # run_fake HOW: check/run.sh's traps (arm_traps, as main sets them)
 # around three stages; the third "abort"s (a failing command once its
 # build runs), "sleep"s (until it is interrupted) or "end"s normally.
@@ -56,15 +68,7 @@ grep -qx "FAIL aborted in stage builds (not run: bisect tip tooling vm)" \
 
 rm -rf "$tmp/build"
 run_fake sleep >"$tmp/out" 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-	napping && break
-	sleep 0.1
-done
-# SIGTERM, as CI sends: a background job of a script ignores SIGINT.
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
+terminate $!
 [ "$rc" = 143 ] || fail "the interrupted run exited $rc, not 143"
 grep -qx "FAIL interrupted in stage builds (not run: bisect tip tooling vm)" \
 	"$tmp/build/check/results" || fail "results: $(cat "$tmp/build/check/results")"
@@ -84,14 +88,7 @@ BUILD_DIR=$tmp/build bash -c '
 	. "$1/scripts/lib.sh"
 	stop_children_on_signal
 	step "a demo build" sleep "$2"' run-abort "$root" "$nap" >"$tmp/demo.out" 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-	napping && break
-	sleep 0.1
-done
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
+terminate $!
 [ "$rc" = 130 ] || fail "the interrupted demo exited $rc, not 130"
 ! napping || fail "the interrupted demo left its build running"
 echo "run-abort: an aborted and an interrupted run each end with the summary, naming the stages not run, nothing left running; a passed run prints one summary and exits 0; the demo stops its builds"
