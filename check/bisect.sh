@@ -41,7 +41,9 @@ build_inputs() {
 			command -v "$t" && "$t" --version 2>&1 | head -n 1
 		done
 		dpkg-query -W
-		env | grep -E '^(MAKE|MFLAGS|CC|CFLAGS|CPPFLAGS|LDFLAGS|KCFLAGS|KCPPFLAGS|EXTRA_|WERROR|NO_|ARCH|CROSS_COMPILE|LLVM|KBUILD_|O=|W=|V=)' |
+		# Whole names: CCACHE_BASEDIR names the clone, which must not
+		# keep another clone of the same tree from the memory.
+		env | grep -E '^(MAKEFLAGS|MFLAGS|CC|HOSTCC|CFLAGS|CPPFLAGS|LDFLAGS|KCFLAGS|KCPPFLAGS|EXTRA_[A-Z_]*|WERROR|NO_[A-Z_]*|ARCH|CROSS_COMPILE|LLVM|KBUILD_[A-Z_]*|O|W|V)=' |
 			LC_ALL=C sort
 	} | sha256sum | cut -d' ' -f1
 }

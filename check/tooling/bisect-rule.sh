@@ -87,4 +87,11 @@ PASS a build (same inputs as a build that passed)
 PASS a build
 FAIL a failing build
 FAIL a failing build" ] || fail "results: $(cat "$RESULTS")"
-echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else; a passed build is remembered by its inputs, a failed one is not"
+# The memory's inputs are the same from any clone (another BUILD_DIR, so
+# another CCACHE_BASEDIR), and change with what make reads.
+one=$(build_inputs)
+other=$(CCACHE_BASEDIR=/elsewhere/build build_inputs)
+[ "$one" = "$other" ] || fail "the build inputs depend on the clone's path"
+[ "$(WERROR=0 build_inputs)" != "$one" ] || fail "WERROR=0 left the build inputs as they were"
+
+echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else; a passed build is remembered by its inputs, the same from any clone; a failed one is not"
