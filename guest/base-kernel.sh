@@ -52,6 +52,15 @@ refuses "perf record -P says the kernel has no persistent events" \
 refuses "--sample-snapshot says the kernel does not track the tail" \
 	"tail tracking" \
 	perf record --sample-snapshot -e cpu-clock -a -o "$tmp/s.data" -- true
+refuses "--sample-snapshot --freeze-on says the kernel does not track the tail" \
+	"tail tracking" \
+	perf record --sample-snapshot --freeze-on=sched:sched_process_exit \
+	-e cpu-clock -a -o "$tmp/f.data" -- true
+refuses "perf record -P --freeze-on says the kernel has no persistent events" \
+	"this kernel has no persistent events" \
+	perf record -P basetest --freeze-on=sched:sched_process_exit -e cpu-clock -a
+refuses "perf ctl --thaw says the kernel has no persistent events" \
+	"this kernel has no persistent events" perf ctl --thaw basetest
 refuses "perf record -e persistent/NAME/ says the kernel has no persistent events" \
 	"this kernel has no persistent events" \
 	perf record -e persistent/basetest/ -a -o "$tmp/p.data"
