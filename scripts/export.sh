@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Export the tree's commits back to patches/: one file per commit, named by
-# subject, and the series file.  Unchanged commits give identical files.
+# subject, in the folder of its posting (posting/<NN-name> branches), and
+# the series file. Unchanged commits give identical files; each posting's
+# cover-letter.txt is written by hand and left alone.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -16,17 +18,24 @@ esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export_series "$tmp"
-for f in "$PATCHES"/*.patch; do
-	[ -e "$f" ] || continue
-	[ -e "$tmp/${f##*/}" ] || { rm "$f"; echo "removed  ${f##*/}"; }
-done
-for f in "$tmp"/*.patch; do
-	[ -e "$f" ] || continue
-	if ! cmp -s "$f" "$PATCHES/${f##*/}"; then
-		[ -e "$PATCHES/${f##*/}" ] && what=changed || what=added
-		cp "$f" "$PATCHES/"
-		echo "$what  ${f##*/}"
+while read -r f; do
+	rel=${f#"$PATCHES"/}
+	[ -e "$tmp/$rel" ] || { rm "$f"; echo "removed  $rel"; }
+done < <(find "$PATCHES" -name '*.patch' | LC_ALL=C sort)
+while read -r f; do
+	rel=${f#"$tmp"/}
+	if ! cmp -s "$f" "$PATCHES/$rel"; then
+		[ -e "$PATCHES/$rel" ] && what=changed || what=added
+		mkdir -p "$(dirname "$PATCHES/$rel")"
+		cp "$f" "$PATCHES/$rel"
+		echo "$what  $rel"
 	fi
-done
+done < <(find "$tmp" -name '*.patch' | LC_ALL=C sort)
 cmp -s "$tmp/series" "$PATCHES/series" || cp "$tmp/series" "$PATCHES/series"
+# A posting folder left without patches: say so, keep its cover letter.
+for d in "$PATCHES"/*/; do
+	[ -d "$d" ] || continue
+	compgen -G "$d*.patch" >/dev/null ||
+		echo "WARNING: ${d#"$PATCHES"/} holds no patch any more (its cover letter is kept)" >&2
+done
 digest_series "$PATCHES" >"$SYNC_STAMP"

@@ -114,30 +114,75 @@ kgit() {
 
 SYNC_STAMP=$SRC/.git/flightrec-synced
 
+# The postings: branches posting/<NN-name> in the tree, each at the last
+# commit of one posting (a series of its own, sent to one tree), in the
+# order of their names. The tree keeps them across 'git rebase -i'
+# (rebase.updateRefs); tree.sh makes them from the folders of patches/.
+postings() {
+	kgit for-each-ref --format='%(refname:strip=2)' 'refs/heads/posting/' |
+		sed 's|^posting/||' | LC_ALL=C sort
+}
+
+# posting_of_commits: "POSTING SHA" for each commit after the base, in
+# order; fails unless the postings chain (each on top of the one before)
+# and the last ends at the tip. No postings: the flat layout, POSTING "."
+posting_of_commits() {
+	local p prev=$BASE_TAG c last=''
+	if [ -z "$(postings)" ]; then
+		kgit rev-list --reverse "$BASE_TAG..$BRANCH" | sed 's/^/. /'
+		return
+	fi
+	for p in $(postings); do
+		kgit merge-base --is-ancestor "$prev" "posting/$p" ||
+			die "posting/$p is not on top of ${last:-the base}: move the branch or rebase"
+		kgit merge-base --is-ancestor "posting/$p" "$BRANCH" ||
+			die "posting/$p is not part of $BRANCH"
+		for c in $(kgit rev-list --reverse "$prev..posting/$p"); do
+			echo "$p $c"
+		done
+		prev=posting/$p last=posting/$p
+	done
+	[ "$(kgit rev-parse "$prev")" = "$(kgit rev-parse "$BRANCH")" ] ||
+		die "$BRANCH has commits after the last posting ($last):" \
+			"move that branch to the tip or start a new posting/<NN-name>"
+}
+
 # export_series DIR: write the tree's commits after the base as patch files
-# named by subject (no number: inserting a patch renames nothing) plus a
-# quilt series file.  --zero-commit, --no-signature, a fixed abbrev and an
-# unnumbered subject keep the output of an unchanged commit byte-identical.
+# named by subject (no number: inserting a patch renames nothing), each in
+# the folder of its posting, plus a quilt series file that names them in
+# order, a comment line before each posting. --zero-commit,
+# --no-signature, a fixed abbrev and an unnumbered subject keep the output
+# of an unchanged commit byte-identical.
 export_series() {
-	local dir=$1 tmp f name n
+	local dir=$1 tmp f name n posting c sub prev='' map try stem
+	local -a files
+	map=$(posting_of_commits) || return 1
 	tmp=$(mktemp -d)
 	kgit format-patch -q --zero-commit --no-signature --no-numbered \
 		--base="$BASE_TAG" -o "$tmp" "$BASE_TAG..$BRANCH"
+	files=("$tmp"/*.patch)
 	: >"$dir/series"
-	for f in "$tmp"/*.patch; do
-		[ -e "$f" ] || break
+	n=0
+	while read -r posting c; do
+		f=${files[$n]}
+		n=$((n + 1))
+		sub=''
+		[ "$posting" = . ] || sub=$posting/
+		if [ "$posting" != "$prev" ] && [ "$posting" != . ]; then
+			echo "# $posting" >>"$dir/series"
+		fi
+		prev=$posting
+		mkdir -p "$dir/$sub"
 		name=${f##*/}
 		name=${name#[0-9][0-9][0-9][0-9]-}
-		n=2
-		while [ -e "$dir/$name" ]; do
-			name=${f##*/}
-			name=${name#[0-9][0-9][0-9][0-9]-}
-			name=${name%.patch}-$n.patch
-			n=$((n + 1))
+		try=2 stem=${name%.patch}
+		while [ -e "$dir/$sub$name" ]; do
+			name=$stem-$try.patch
+			try=$((try + 1))
 		done
-		mv "$f" "$dir/$name"
-		echo "$name" >>"$dir/series"
-	done
+		mv "$f" "$dir/$sub$name"
+		echo "$sub$name" >>"$dir/series"
+	done <<<"$map"
 	rm -rf "$tmp"
 }
 

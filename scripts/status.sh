@@ -7,7 +7,7 @@ set -euo pipefail
 n=$(series_patches | wc -l)
 case "$(tree_state)" in
 missing) echo "tree: not created ($n patches in patches/): make tree" ;;
-synced) echo "tree: in sync with patches/ ($n patches)" ;;
+synced) echo "tree: in sync with patches/ ($n patches, $(postings | wc -l) postings)" ;;
 behind) echo "tree: patches/ changed since the tree was made: make tree" ;;
 detached)
 	echo "tree: NOT ON BRANCH $BRANCH (an interrupted bisect?): at $(kgit log -1 --format='%h %s');" \

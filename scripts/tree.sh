@@ -40,19 +40,33 @@ end of Debian's top-level .gitignore."
 	git -C "$SRC" tag "$BASE_TAG"
 }
 
+# apply_series: the base, then every patch of patches/series; the last
+# patch of each posting folder gets its branch posting/<folder>.
 apply_series() {
-	local p n=0
+	local p n=0 dir next
+	local -a all
 	kgit checkout -q -f -B "$BRANCH" "$BASE_TAG"
 	kgit clean -q -fdx
-	while read -r p; do
-		[ -n "$p" ] || continue
+	kgit for-each-ref --format='%(refname)' 'refs/heads/posting/' |
+		while read -r ref; do kgit update-ref -d "$ref"; done
+	# 'git rebase -i' then moves every posting branch it rewrites.
+	kgit config rebase.updateRefs true
+	mapfile -t all < <(series_patches)
+	for ((n = 0; n < ${#all[@]}; n++)); do
+		p=${all[$n]}
 		kgit am -q --committer-date-is-author-date "$p" || {
 			kgit am --abort || true
-			die "${p##*/} does not apply; the tree is left at the patch before it"
+			die "${p#"$PATCHES"/} does not apply; the tree is left at the patch before it"
 		}
-		n=$((n + 1))
-	done < <(series_patches)
-	note "tree: base $(kgit rev-parse --short "$BASE_TAG") + $n patches"
+		dir=${p#"$PATCHES"/}
+		dir=${dir%/*}
+		next=${all[$((n + 1))]:-}
+		next=${next#"$PATCHES"/}
+		if [ "$dir" != "${p#"$PATCHES"/}" ] && [ "${next%/*}" != "$dir" ]; then
+			kgit branch -q -f "posting/$dir" HEAD
+		fi
+	done
+	note "tree: base $(kgit rev-parse --short "$BASE_TAG") + $n patches in $(postings | wc -l) postings"
 }
 
 state=$(tree_state)

@@ -76,4 +76,38 @@ status_says 'in sync' || fail "status after tree: $(status)"
 # A new commit is not dropped by tree.sh.
 commit f.c 'int f;' 'toy: Add f'
 if "$scripts/tree.sh" 2>/dev/null; then fail "tree.sh dropped a commit"; fi
-echo "series export: stable, one file per changed commit, states reported"
+
+# Postings: a branch posting/<NN-name> at the last commit of each; export
+# writes each posting's patches into its folder, tree.sh makes the
+# branches again from the folders, and a rebase that amends a commit of
+# the first posting keeps both branches on their postings.
+g branch -q posting/01-first HEAD~1
+g branch -q posting/02-second HEAD
+"$scripts/export.sh" >/dev/null
+[ "$(cat "$PATCHES_DIR/series")" = "$(printf '%s\n' '# 01-first' 01-first/toy-Add-b.patch \
+	01-first/toy-Add-c.patch '# 02-second' 02-second/toy-Add-f.patch)" ] ||
+	fail "posting series file: $(cat "$PATCHES_DIR/series")"
+[ ! -e "$PATCHES_DIR/toy-Add-b.patch" ] || fail "flat patch left beside the postings"
+echo 'A cover letter.' >"$PATCHES_DIR/01-first/cover-letter.txt"
+before=$(cd "$PATCHES_DIR" && sha256sum series ./*/*)
+g config rebase.updateRefs true	# as tree.sh sets it
+GIT_SEQUENCE_EDITOR="sed -i '1s/^pick/edit/'" g rebase -q -i base >/dev/null 2>&1
+printf 'int b2;\n' >>"$src/b.c"
+g commit -q -a --amend --no-edit
+g rebase --continue >"$tmp/rebase.out" 2>&1 || fail "rebase --continue failed: $(cat "$tmp/rebase.out")"
+"$scripts/export.sh" >"$tmp/export.out"
+[ "$(cat "$tmp/export.out")" = "changed  01-first/toy-Add-b.patch" ] ||
+	fail "posting export after amend: $(cat "$tmp/export.out")"
+after=$(cd "$PATCHES_DIR" && sha256sum series ./*/*)
+[ "$(diff <(echo "$before") <(echo "$after") | grep -c '^>')" = 1 ] ||
+	fail "amending one commit changed more than one file"
+# A commit on top of the last posting is refused by name.
+commit g.c 'int g;' 'toy: Add g'
+if "$scripts/export.sh" >"$tmp/export.out" 2>&1; then fail "export took a commit outside the postings"; fi
+grep -q 'commits after the last posting' "$tmp/export.out" || fail "no reason given: $(cat "$tmp/export.out")"
+g reset -q --hard HEAD~1
+FORCE=1 "$scripts/tree.sh" >/dev/null
+[ "$(g rev-parse posting/01-first)" = "$(g rev-parse series~1)" ] || fail "tree.sh: posting/01-first"
+[ "$(g rev-parse posting/02-second)" = "$(g rev-parse series)" ] || fail "tree.sh: posting/02-second"
+status_says 'in sync' || fail "status after tree with postings: $(status)"
+echo "series export: stable, one file per changed commit, states reported, postings in folders"
