@@ -140,7 +140,7 @@ apply_series_check() {
 
 checkpatch() {
 	local p=$1 ignore
-	ignore=$(awk -v p="${p##*/}" '!/^#/ && $1 == p { printf "%s,", $2 }' \
+	ignore=$(awk -v p="${p#"$PATCHES"/}" '!/^#/ && $1 == p { printf "%s,", $2 }' \
 		"$ROOT/check/checkpatch-accepted.txt")
 	# spdxcheck.py needs the ply and git modules that setup installs for
 	# /usr/bin/python3, not a python3 an earlier PATH entry (pyenv) offers.
@@ -163,7 +163,7 @@ checkpatch_series() {
 	while read -r p; do
 		n=$((n + 1))
 		[ "$(jobs -rp | wc -l)" -lt "$JOBS" ] || wait -n
-		check "$(printf 'checkpatch %02d/%02d' "$n" "$total") ${p##*/}" checkpatch "$p" &
+		check "$(printf 'checkpatch %02d/%02d' "$n" "$total") ${p#"$PATCHES"/}" checkpatch "$p" &
 	done < <(series_patches)
 	wait
 }
