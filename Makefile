@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help setup tree export status kernel-release kernel-debug kernel-i386 \
-	kernel-base perf selftests selftests-i386 run check demo bench \
+	kernel-base perf selftests selftests-i386 run check demo bench postings \
 	bench-snapshot vm-max deb clean
 
 help:
@@ -15,6 +15,7 @@ help:
 	@echo "tree           make build/linux: base commit + one commit per patch"
 	@echo "export         write the tree's commits back to patches/"
 	@echo "status         does the tree hold work that is not exported?"
+	@echo "postings       the postings as they would be sent, in build/postings/"
 	@echo "kernel-release build the demo/benchmark kernel (configs/release.config)"
 	@echo "kernel-debug   build the debug kernel the tests run on"
 	@echo "kernel-i386    build the 32-bit kernel of the series"
@@ -35,6 +36,8 @@ export:
 	$(S)/export.sh
 status:
 	$(S)/status.sh
+postings:
+	$(S)/postings.sh
 kernel-release kernel-debug kernel-i386: kernel-%:
 	$(S)/build-kernel.sh $*
 # The base VM's tests need both: the base kernel and the base's own perf.

@@ -130,8 +130,13 @@ state_builds() {
 # the budget are left; what was not built is counted as failed.
 bisect_builds() {
 	local reserve=$1 c commits i total tag subject dirs builds tree kind inputs
-	local -a wants
+	local -a wants posting
+	local -A posting_of
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
+	# Each state is named by its posting too (scripts/lib.sh).
+	while read -r -a posting; do
+		posting_of[${posting[1]}]=${posting[0]}
+	done < <(posting_of_commits)
 	[ -z "${CHECK_REBUILD:-}" ] || rm -rf "$BISECT_CACHE"
 	inputs=$(build_inputs)
 	total=${#commits[@]}
@@ -145,6 +150,7 @@ bisect_builds() {
 	for ((i = 0; i < total - 1; i++)); do
 		c=${commits[$i]}
 		tag=$(printf 'bisect %02d/%02d' $((i + 1)) "$total")
+		[ "${posting_of[$c]:-.}" = . ] || tag+=" [${posting_of[$c]}]"
 		subject=$(kgit log -1 --format=%s "$c")
 		if [ "$(remaining)" -lt "$reserve" ]; then
 			record FAIL "$tag $subject (not built: no time left for the stages after it)"

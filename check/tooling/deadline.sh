@@ -24,8 +24,11 @@ refused=$(grep -c '^FAIL bisect [0-9]*/[0-9]* .*(not built: no time left' \
 [ "$refused" = "$patches" ] ||
 	fail "$refused of $patches bisect states (the base and all patches but the tip) counted as not built"
 ! grep -qv '^FAIL ' "$RESULTS" || fail "something was built or passed"
-last=$(printf 'bisect %02d/%02d %s' $((patches - 1)) "$patches" \
-	"$(kgit log -1 --format=%s "$BRANCH^")")
+last=$(printf 'bisect %02d/%02d' $((patches - 1)) "$patches")
+# The state is named by its posting too.
+last_posting=$(posting_of_commits | awk -v c="$(kgit rev-parse "$BRANCH^")" '$2 == c { print $1 }')
+[ "${last_posting:-.}" = . ] || last+=" [$last_posting]"
+last+=" $(kgit log -1 --format=%s "$BRANCH^")"
 grep -qF "FAIL $last (" "$RESULTS" || fail "no line for '$last'"
 grep -qF "FAIL $(printf 'bisect 00/%02d' "$patches") kernel-base (" "$RESULTS" ||
 	fail "no line for the base"
