@@ -4,21 +4,30 @@
 # after every patch but the tip, build what that patch can break, each in
 # the same output folder as the tip's build, so every build is incremental,
 # and side by side:
-#   the release kernel, unless the patch touches only tools/,
-#     Documentation/ or MAINTAINERS; and then kernel/events/ (and
-#     arch/x86/events/ if the patch touches it) in the debug kernel's
-#     folder: the series' code under lockdep, KASAN and DEBUG_LIST, and
-#     its KUnit test, which only the debug config builds;
+#   for a patch that touches more than tools/, Documentation/ or
+#     MAINTAINERS, the series' kernel code in the debug kernel's folder:
+#     kernel/events/, and the series' objects elsewhere (arch/x86/events/
+#     ds.o, trace_event_perf.o) if the patch touches them or a header
+#     under include/; the code under lockdep, KASAN and DEBUG_LIST, and
+#     the KUnit test, which only the debug config builds;
+#   the whole release kernel at the last such patch of each posting (the
+#     tip's is the tip stage's): every other includer of a changed header
+#     compiles and the image links where a maintainer applies the
+#     posting. Inside a posting a patch of a header shared by 190 of the
+#     release kernel's 830 objects (linux/perf_event.h, through
+#     syscalls.h) would rebuild them at each patch, two minutes a patch
+#     on this 2-core machine; each such patch names the state where its
+#     release kernel is built;
 #   perf (-Werror), if it touches what perf is built from; for a patch
 #     of its shell tests or documentation alone, only what perf's build
 #     would do for it: shellcheck the scripts;
 #   the perf_events kselftests, if it touches them, their harness, the
 #     tools/ libraries they link (libperf, libapi) or the headers they
 #     are built against.
-# The release kernel, not the debug one: the base VM and make bench need
+# The release kernel's folder is the tip's: the base VM and make bench need
 # the base built with it, so the bisect's first state is that build, and
-# the tip stage finishes kernel-release from the last state. Check names
-# carry the patch number: two patches may share a subject.
+# the tip stage finishes kernel-release from the last state it built.
+# Check names carry the patch number: two patches may share a subject.
 
 # A build of a state that passed is remembered (BISECT_CACHE, beside the
 # ccache): a later run with the same source tree, fragments, build scripts,
@@ -97,16 +106,13 @@ touches() {
 }
 
 # state_builds COMMIT: what the bisect builds after COMMIT, one word each:
-# "kernel" (the release kernel and kernel/events/ of the debug one),
-# "x86-events" (arch/x86/events/ of the debug one too), "perf" or
+# "kernel" (the series' kernel code in the debug kernel's folder, and at
+# the last such commit of a posting the release kernel), "perf" or
 # "perf-scripts" (its shell tests only), "selftests"; nothing for a commit
 # that touches none of their sources.
 state_builds() {
 	local c=$1
-	if touches "$c" ':!tools/' ':!Documentation/' ':!MAINTAINERS'; then
-		echo kernel
-		! touches "$c" arch/x86/events || echo x86-events
-	fi
+	! touches "$c" ':!tools/' ':!Documentation/' ':!MAINTAINERS' || echo kernel
 	# A patch of perf's shell tests or documentation alone leaves the
 	# binary as it was: perf's build would only shellcheck the scripts.
 	# (tests/shell/coresight has C sources perf's build compiles.)
@@ -126,13 +132,56 @@ state_builds() {
 		include/uapi || echo selftests
 }
 
+# series_kernel_objects: the objects of the kernel C files the series
+# changes outside kernel/events/, which the debug build compiles whole.
+series_kernel_objects() {
+	kgit diff --name-only --diff-filter=d "$BASE_TAG" "$BRANCH" -- '*.c' \
+		':!tools/' ':!Documentation/' ':!scripts/' ':!samples/' \
+		':!kernel/events/' | sed 's/\.c$/.o/'
+}
+
+# debug_targets COMMIT OBJECTS...: what the debug kernel's folder builds
+# after COMMIT: kernel/events/, and each of the series' other OBJECTS that
+# exists there if COMMIT changes its source or a header they include.
+debug_targets() {
+	local c=$1 o targets=kernel/events/
+	shift
+	for o in "$@"; do
+		kgit cat-file -e "$c:${o%.o}.c" 2>/dev/null || continue
+		! touches "$c" "${o%.o}.c" include/ 'arch/*/include/*' || targets+=" $o"
+	done
+	echo "$targets"
+}
+
+# release_states: reads "POSTING COMMIT BUILDS..." lines, one a state in
+# order, the tip last; prints "COMMIT AT" for each state that touches the
+# kernel, AT being the commit whose state builds its release kernel: the
+# last one of its posting that touches the kernel (itself there; the tip
+# if that is the tip, whose build is the tip stage's). Without postings
+# (POSTING "."), every such state builds its own.
+release_states() {
+	local p c rest
+	local -a order
+	local -A last_of posting
+	while read -r p c rest; do
+		[[ " $rest " == *" kernel "* ]] || continue
+		order+=("$c") posting[$c]=$p
+		[ "$p" = . ] || last_of[$p]=$c
+	done
+	for c in "${order[@]}"; do
+		p=${posting[$c]}
+		if [ "$p" = . ]; then echo "$c $c"; else echo "$c ${last_of[$p]}"; fi
+	done
+}
+
 # bisect_builds RESERVE: stop building once fewer than RESERVE seconds of
 # the budget are left; what was not built is counted as failed.
 bisect_builds() {
-	local reserve=$1 c commits i total tag subject dirs builds tree kind inputs
-	local -a wants posting
-	local -A posting_of
+	local reserve=$1 c commits i total tag subject dirs builds tree kind inputs at
+	local -a wants posting objects
+	local -A posting_of builds_of release_at tag_of
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
+	mapfile -t objects < <(series_kernel_objects)
 	# Each state is named by its posting too (scripts/lib.sh).
 	while read -r -a posting; do
 		posting_of[${posting[1]}]=${posting[0]}
@@ -140,6 +189,18 @@ bisect_builds() {
 	[ -z "${CHECK_REBUILD:-}" ] || rm -rf "$BISECT_CACHE"
 	inputs=$(build_inputs)
 	total=${#commits[@]}
+	for ((i = 0; i < total; i++)); do
+		c=${commits[$i]}
+		tag=$(printf 'bisect %02d/%02d' $((i + 1)) "$total")
+		[ "${posting_of[$c]:-.}" = . ] || tag+=" [${posting_of[$c]}]"
+		tag_of[$c]=$tag
+		builds_of[$c]=" $(state_builds "$c" | tr '\n' ' ')"
+	done
+	while read -r c at; do
+		release_at[$c]=$at
+	done < <(for c in "${commits[@]}"; do
+		echo "${posting_of[$c]:-.} $c ${builds_of[$c]}"
+	done | release_states)
 	tag=$(printf 'bisect 00/%02d' "$total")
 	if [ "$(remaining)" -lt "$reserve" ]; then
 		record FAIL "$tag kernel-base (not built: no time left for the stages after it)"
@@ -149,19 +210,20 @@ bisect_builds() {
 	fi
 	for ((i = 0; i < total - 1; i++)); do
 		c=${commits[$i]}
-		tag=$(printf 'bisect %02d/%02d' $((i + 1)) "$total")
-		[ "${posting_of[$c]:-.}" = . ] || tag+=" [${posting_of[$c]}]"
+		tag=${tag_of[$c]}
 		subject=$(kgit log -1 --format=%s "$c")
 		if [ "$(remaining)" -lt "$reserve" ]; then
 			record FAIL "$tag $subject (not built: no time left for the stages after it)"
 			continue
 		fi
 		tree=$(kgit rev-parse "$c^{tree}")
-		builds=" $(state_builds "$c" | tr '\n' ' ')"
-		dirs=kernel/events/
-		[[ $builds != *" x86-events "* ]] || dirs+=" arch/x86/events/"
+		builds=${builds_of[$c]}
 		wants=()
-		[[ $builds != *" kernel "* ]] || wants+=(kernel "debug $dirs")
+		if [[ $builds == *" kernel "* ]]; then
+			dirs=$(debug_targets "$c" "${objects[@]}")
+			wants+=("debug $dirs")
+			[ "${release_at[$c]}" != "$c" ] || wants+=(kernel)
+		fi
 		[[ $builds != *" perf "* ]] || wants+=(perf)
 		[[ $builds != *" perf-scripts "* ]] || wants+=(perf-scripts)
 		[[ $builds != *" selftests "* ]] || wants+=(selftests)
@@ -176,9 +238,17 @@ bisect_builds() {
 		# folder, and the links, kallsyms passes and compression of one
 		# are serial, so another keeps the second core busy.
 		if [[ $builds == *" kernel "* ]]; then
-			cached_check "$(key kernel)" "$tag kernel: $subject" \
-				"$ROOT/scripts/build-kernel.sh" release &
-			cached_check "$(key "debug $dirs")" "$tag debug: $subject" \
+			at=${release_at[$c]}
+			if [ "$at" = "$c" ]; then
+				cached_check "$(key kernel)" "$tag kernel: $subject" \
+					"$ROOT/scripts/build-kernel.sh" release &
+			elif [ "$at" = "${commits[total - 1]}" ]; then
+				echo "    $tag: its release kernel is the tip's (the tip stage)"
+			else
+				echo "    $tag: its release kernel is built at ${tag_of[$at]}," \
+					"the last kernel patch of its posting"
+			fi
+			cached_check "$(key "debug $dirs")" "$tag debug ${dirs// /, }: $subject" \
 				env KERNEL_TARGETS="$dirs" "$ROOT/scripts/build-kernel.sh" debug &
 		else
 			echo "    $tag: only tools/, Documentation/ or MAINTAINERS: kernel not rebuilt"

@@ -2,7 +2,8 @@
 # The test command: set up, prove the series applies and passes
 # checkpatch, build the tip where the bisect does not (the debug and i386
 # kernels, the i386 selftests), build the base and then after every patch
-# (bisect: release kernel, perf, selftests, in the folders the tip shares),
+# (bisect: the series' kernel code, the release kernel at each posting's
+# last kernel patch, perf, selftests, in the folders the tip shares),
 # finish the tip there (release kernel, perf, selftests), test the tooling
 # (its VM runs the debug kernel), and run the tests of check/vm-tests.list
 # in VMs, two side by side. Ends with "N passed, N failed, N skipped",

@@ -44,9 +44,46 @@ change tools/include/uapi/linux/perf_event.h 'perf selftests'
 change tools/testing/selftests/perf_events/persistent.c selftests
 change tools/testing/selftests/kselftest_harness.h selftests
 change kernel/events/ring_buffer.c kernel
-change arch/x86/events/intel/ds.c 'kernel x86-events'
+change arch/x86/events/intel/ds.c kernel
+change kernel/trace/trace_event_perf.c kernel
 change include/uapi/linux/perf_event.h 'kernel selftests'
 change include/linux/perf_event.h kernel
+
+# The debug kernel's folder builds kernel/events/ after every kernel
+# patch, and the series' objects elsewhere where the patch changes their
+# source or a header; an object whose source does not exist yet is left.
+objs=(arch/x86/events/intel/ds.o kernel/trace/trace_event_perf.o kernel/bpf/later.o)
+debug_of() {
+	local got
+	got=$(debug_targets HEAD "${objs[@]}")
+	[ "$got" = "$2" ] || fail "after a change of $1 the debug folder builds '$got', not '$2'"
+}
+debug_of include/linux/perf_event.h \
+	'kernel/events/ arch/x86/events/intel/ds.o kernel/trace/trace_event_perf.o'
+change arch/x86/events/intel/ds.c kernel
+debug_of arch/x86/events/intel/ds.c 'kernel/events/ arch/x86/events/intel/ds.o'
+change kernel/events/core.c kernel
+debug_of kernel/events/core.c kernel/events/
+change arch/x86/include/asm/perf_event.h kernel
+debug_of arch/x86/include/asm/perf_event.h \
+	'kernel/events/ arch/x86/events/intel/ds.o kernel/trace/trace_event_perf.o'
+
+# The release kernel is built at the last kernel patch of each posting;
+# the others name it. Without postings, at every kernel patch.
+got=$(release_states <<'END' | tr '\n' ' '
+01-a c1 kernel
+02-b c2 perf
+02-b c3 kernel perf
+02-b c4 kernel selftests
+02-b c5 perf
+03-c c6 kernel
+. c7 kernel
+. c8 perf
+. c9 kernel
+END
+)
+[ "$got" = "c1 c1 c3 c4 c4 c4 c6 c6 c7 c7 c9 c9 " ] ||
+	fail "release kernels built at: $got"
 
 # A shell test with a shellcheck warning fails its state, as perf's build
 # would; a clean one passes.
@@ -94,4 +131,4 @@ other=$(CCACHE_BASEDIR=/elsewhere/build build_inputs)
 [ "$one" = "$other" ] || fail "the build inputs depend on the clone's path"
 [ "$(WERROR=0 build_inputs)" != "$one" ] || fail "WERROR=0 left the build inputs as they were"
 
-echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else; a passed build is remembered by its inputs, the same from any clone; a failed one is not"
+echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else; the release kernel at the last kernel patch of each posting; a passed build is remembered by its inputs, the same from any clone; a failed one is not"
