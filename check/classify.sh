@@ -20,7 +20,7 @@ rundir=${1:?usage: classify.sh RUNDIR VM}
 vm=${2:?usage: classify.sh RUNDIR VM}
 out=$rundir/out
 expect_file=${EXPECTED_RESULTS:-$ROOT/check/expected-results.txt}
-case "$vm" in a | b) prefix='' ;; *) prefix=$vm/ ;; esac
+case "$vm" in a) prefix='' ;; *) prefix=$vm/ ;; esac
 
 perf_result='^ *[0-9]+(\.[0-9]+)?: .*: (Ok|FAILED!|Skip)'
 
@@ -94,7 +94,7 @@ raw() {
 # subtest (assertion, TH_LOG), or a failed or skipped perf test's own
 # FAIL and SKIP lines, so the summary can show why.
 why_failed() {
-	local sub=${1##*/} log
+	local sub=${1##*/} log lines
 	case "$1" in
 	*perf-test/*)
 		# Named as raw() names it: each space made an underscore.
@@ -103,8 +103,15 @@ why_failed() {
 			[ -f "$log" ] || continue
 			sed -nE 's/^ *[0-9.]+: *(.*[^ ]) *: (FAILED!|Skip).*/\1/p' "$log" |
 				tr ' ' _ | grep -qxF -- "$sub" || continue
-			grep -E '(^|[^A-Za-z])(FAIL|SKIP)([^A-Za-z]|$)' "$log" |
-				tail -n 6 | awk -v p="    $1: " '{ print p $0 }'
+			lines=$(grep -E '(^|[^A-Za-z])(FAIL|SKIP)([^A-Za-z]|$)' "$log" |
+				tail -n 6) || true
+			# None of its own (a shell test that died of set -e, say):
+			# its last words before perf test's verdict.
+			[ -n "$lines" ] ||
+				lines=$(grep -vE '^ *[0-9.]+: .* : (Running|FAILED!)|^-{3,4} (start|end)' \
+					"$log" | tail -n 3) || true
+			[ -z "$lines" ] ||
+				awk -v p="    $1: " '{ print p $0 }' <<<"$lines"
 		done
 		return 0
 		;;

@@ -49,16 +49,30 @@ while read -r want _ kind name; do
 		failed=$name
 		printf 'FAIL: made up: reason one\na FAILED! line is not shown\n%s\n' \
 			"12: $name   : FAILED!" >"$tmp/perf/out/perf-test.$n.log"
+	elif [ -z "${died:-}" ]; then
+		# A shell test that died of set -e prints no FAIL line.
+		died=$name
+		printf '%s\n' "14: $name   : Running (1 active)" "--- start ---" \
+			"made up: first words" "made up: kill: (362) - No such process" \
+			"---- end(-1) ----" "14: $name   : FAILED!" \
+			>"$tmp/perf/out/perf-test.$n.log"
 	else
 		printf 'FAIL: made up: not shown\n%s\n' "13: $name   : Ok" \
 			>"$tmp/perf/out/perf-test.$n.log"
 	fi
 done <"$root/check/vm-tests.list"
-[ -n "${failed:-}" ] || fail "no perf test on VM release in check/vm-tests.list"
-EXPECTED_RESULTS=$tmp/expected "$root/check/classify.sh" "$tmp/perf" release >"$tmp/got"
+[ -n "${died:-}" ] || fail "fewer than two perf tests on VM release in check/vm-tests.list"
+EXPECTED_RESULTS=$tmp/expected "$root/check/classify.sh" "$tmp/perf" release >"$tmp/got" ||
+	fail "classify.sh exited $? on a perf test with no FAIL line"
 want "FAIL release/perf-test/${failed// /_} (got fail)"
-grep -qxF "    release/perf-test/${failed// /_}: FAIL: made up: reason one" \
-	"$tmp/perf/why-failed" || fail "why-failed: $(cat "$tmp/perf/why-failed")"
-[ "$(wc -l <"$tmp/perf/why-failed")" = 1 ] ||
-	fail "why-failed has more than the failed test's line: $(cat "$tmp/perf/why-failed")"
-echo "classify: pass, XFAIL, stale list entry, unlisted skip, timeout and not run all told apart; a failed perf test's FAIL lines reach the summary"
+want "FAIL release/perf-test/${died// /_} (got fail)"
+why() {
+	grep -qxF "    release/perf-test/$1" "$tmp/perf/why-failed" ||
+		fail "no '$1' in why-failed: $(cat "$tmp/perf/why-failed")"
+}
+why "${failed// /_}: FAIL: made up: reason one"
+why "${died// /_}: made up: first words"
+why "${died// /_}: made up: kill: (362) - No such process"
+[ "$(wc -l <"$tmp/perf/why-failed")" = 3 ] ||
+	fail "why-failed has more than the failed tests' lines: $(cat "$tmp/perf/why-failed")"
+echo "classify: pass, XFAIL, stale list entry, unlisted skip, timeout and not run all told apart; a failed perf test's FAIL lines, or its last words, reach the summary"
