@@ -19,6 +19,10 @@ build_demo_program() {
 require_root
 stop_children_on_signal
 t0=$(date +%s)
+echo "demo: builds the series' kernel and perf (minutes the first time), boots" \
+	"them in QEMU and shows the flight recorder in four acts, each ending" \
+	"in a verdict: tail tracking, a persistent session, sample snapshots," \
+	"and a trigger that freezes a session at a glitch."
 step setup "$ROOT/scripts/setup.sh"
 say_base
 step tree "$ROOT/scripts/tree.sh"
