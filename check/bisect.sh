@@ -174,12 +174,60 @@ release_states() {
 	done
 }
 
-# bisect_builds RESERVE: stop building once fewer than RESERVE seconds of
-# the budget are left; what was not built is counted as failed.
+# posting_ends: reads "POSTING COMMIT" lines in order, the tip last;
+# prints "COMMIT END" for each commit but the tip, END being the last
+# commit of its posting (the tip's posting ends at the tip, the tip
+# stage's). Without postings (POSTING "."), each commit is its own end.
+posting_ends() {
+	local p c
+	local -a order
+	local -A last_of posting
+	while read -r p c; do
+		order+=("$c") posting[$c]=$p
+		[ "$p" = . ] || last_of[$p]=$c
+	done
+	unset 'order[-1]'
+	for c in "${order[@]}"; do
+		p=${posting[$c]}
+		if [ "$p" = . ]; then echo "$c $c"; else echo "$c ${last_of[$p]}"; fi
+	done
+}
+
+# Seconds one must state takes on the machine CHECKPATCH_MS is measured
+# on (check/run.sh): the release kernel's (2:15 on a machine 1.5 times
+# slower) or the rest's (perf, 40 s or less there).
+MUST_KERNEL_NEED=${MUST_KERNEL_NEED:-90}
+MUST_OTHER_NEED=${MUST_OTHER_NEED:-30}
+
+# state_verdict LEFT RESERVE HEADROOM MUST: what to do with a state when
+# LEFT seconds of the budget are left, RESERVE of them for the stages
+# after the bisect and HEADROOM for the must states from this one on.
+# A must state (MUST=1: the last of its posting, or where its posting's
+# release kernel is built) is built while LEFT covers RESERVE, another
+# while it covers RESERVE and HEADROOM too: a slow machine then builds
+# every posting as a maintainer applies it, and what it could not build
+# in between is named. Prints build, skip or refuse.
+state_verdict() {
+	local left=$1 reserve=$2 headroom=$3 must=$4
+	if [ "$left" -lt "$reserve" ]; then
+		echo refuse
+	elif [ "$must" = 1 ] || [ "$left" -ge $((reserve + headroom)) ]; then
+		echo build
+	else
+		echo skip
+	fi
+}
+
+# bisect_builds RESERVE [PCT]: stop building once fewer than RESERVE
+# seconds of the budget are left (what was not built is counted as
+# failed), and build only the must states once fewer than RESERVE and
+# what they take (PCT percent of the MUST_*_NEED) are left (the others
+# are skipped, named with the state that builds their change).
 bisect_builds() {
-	local reserve=$1 c commits i total tag subject dirs builds tree kind inputs at
-	local -a wants posting objects
-	local -A posting_of builds_of release_at tag_of
+	local reserve=$1 pct=${2:-100} c commits i total tag subject dirs builds tree kind inputs at
+	local verdict head must
+	local -a wants posting objects headroom
+	local -A posting_of builds_of release_at tag_of end_of
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
 	mapfile -t objects < <(series_kernel_objects)
 	# Each state is named by its posting too (scripts/lib.sh).
@@ -201,6 +249,23 @@ bisect_builds() {
 	done < <(for c in "${commits[@]}"; do
 		echo "${posting_of[$c]:-.} $c ${builds_of[$c]}"
 	done | release_states)
+	while read -r c at; do
+		end_of[$c]=$at
+	done < <(for c in "${commits[@]}"; do
+		echo "${posting_of[$c]:-.} $c"
+	done | posting_ends)
+	# headroom[i]: what the must states from state i on take.
+	headroom[total - 1]=0
+	for ((i = total - 2; i >= 0; i--)); do
+		c=${commits[$i]}
+		head=0
+		if [ "${release_at[$c]:-}" = "$c" ]; then
+			head=$MUST_KERNEL_NEED
+		elif [ "${end_of[$c]}" = "$c" ]; then
+			head=$MUST_OTHER_NEED
+		fi
+		headroom[i]=$((headroom[i + 1] + head * pct / 100))
+	done
 	tag=$(printf 'bisect 00/%02d' "$total")
 	if [ "$(remaining)" -lt "$reserve" ]; then
 		record FAIL "$tag kernel-base (not built: no time left for the stages after it)"
@@ -212,8 +277,15 @@ bisect_builds() {
 		c=${commits[$i]}
 		tag=${tag_of[$c]}
 		subject=$(kgit log -1 --format=%s "$c")
-		if [ "$(remaining)" -lt "$reserve" ]; then
+		must=0
+		[ "${end_of[$c]}" != "$c" ] && [ "${release_at[$c]:-}" != "$c" ] || must=1
+		verdict=$(state_verdict "$(remaining)" "$reserve" "${headroom[i]}" "$must")
+		if [ "$verdict" = refuse ]; then
 			record FAIL "$tag $subject (not built: no time left for the stages after it)"
+			continue
+		elif [ "$verdict" = skip ]; then
+			record SKIP "$tag $subject (not built: the time left is kept for the" \
+				"last patch of each posting; ${tag_of[${end_of[$c]}]} builds what it changed)"
 			continue
 		fi
 		tree=$(kgit rev-parse "$c^{tree}")

@@ -37,12 +37,13 @@ set -euo pipefail
 # the run).
 TIP_STAGE_NEED=${TIP_STAGE_NEED:-90}
 TOOLING_STAGE_NEED=${TOOLING_STAGE_NEED:-240}
-VM_STAGE_NEED=${VM_STAGE_NEED:-1080}
+VM_STAGE_NEED=${VM_STAGE_NEED:-840}
 CHECKPATCH_MS=1070
 CHECKPATCH_TIMES=$CHECK_DIR/checkpatch-ms
 
-# later_stages_reserve: the bisect's reserve, in seconds. With no
-# checkpatch times to go by (a run of chosen stages), 2.5 times the need.
+# later_stages_reserve: the bisect's reserve, in seconds, and how much
+# slower than here this machine is, in percent. With no checkpatch times
+# to go by (a run of chosen stages), 2.5 times the need.
 later_stages_reserve() {
 	local need=$((TIP_STAGE_NEED + TOOLING_STAGE_NEED + VM_STAGE_NEED))
 	local ms n pct=200 how="no checkpatch times"
@@ -55,7 +56,7 @@ later_stages_reserve() {
 	fi
 	echo "    this machine: $how, ${pct}%;" \
 		"reserve for the stages after the bisect $(fmt_secs $((need * pct * 5 / 400)))" >&2
-	echo $((need * pct * 5 / 400))
+	echo "$((need * pct * 5 / 400)) $pct"
 }
 
 # The stages in the order they run: what an interrupted or aborted run
@@ -174,11 +175,15 @@ checkpatch_series() {
 # the bisect, so that only the incremental tip builds below are left after it.
 # One after the other: side by side, two cold kernels took 8:29 against
 # 8:22 (both cores are busy all the time).
+# The debug kernel beside the rest: each has its own folder, and the
+# config, link and kallsyms steps of one kernel are serial, so the other
+# keeps the second core busy.
 own_builds() {
-	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
+	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug &
 	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386
 	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
 	check libperf-asan "$ROOT/check/libperf-asan.sh"
+	wait
 }
 
 # The tip in the folders the bisect shares (build/kernel-release,
@@ -213,7 +218,7 @@ wanted() {
 
 main() {
 	only=("$@")
-	local s
+	local s reserve pct
 	for s in "${only[@]}"; do
 		case "$s" in static | builds | bisect | tip | tooling | vm) ;;
 		*) die "no stage '$s': static, builds, bisect, tip, tooling or vm" ;;
@@ -248,7 +253,8 @@ main() {
 	if wanted bisect; then
 		stage bisect
 		tip_pending=1
-		bisect_builds "$(later_stages_reserve)"
+		read -r reserve pct < <(later_stages_reserve)
+		bisect_builds "$reserve" "$pct"
 	fi
 	if wanted tip; then
 		stage tip

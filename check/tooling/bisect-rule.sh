@@ -85,6 +85,33 @@ END
 [ "$got" = "c1 c1 c3 c4 c4 c4 c6 c6 c7 c7 c9 c9 " ] ||
 	fail "release kernels built at: $got"
 
+# Each state but the tip knows the last state of its posting (the tip's
+# posting ends at the tip); without postings each state is its own.
+got=$(posting_ends <<'END' | tr '\n' ' '
+01-a c1
+02-b c2
+02-b c3
+. c4
+. c5
+03-c c6
+03-c c7
+END
+)
+[ "$got" = "c1 c1 c2 c3 c3 c3 c4 c4 c5 c5 c6 c7 " ] ||
+	fail "posting ends: $got"
+
+# With less left than the reserve nothing is built; with less than the
+# reserve and the must states' headroom only the must states are; with
+# more, everything.
+verdicts=''
+for args in "99 100 50 1" "99 100 50 0" "120 100 50 1" "120 100 50 0" \
+	"150 100 50 0" "150 100 50 1"; do
+	# shellcheck disable=SC2086 # four words
+	verdicts+="$(state_verdict $args) "
+done
+[ "$verdicts" = "refuse refuse build skip build build " ] ||
+	fail "state verdicts: $verdicts"
+
 # A shell test with a shellcheck warning fails its state, as perf's build
 # would; a clean one passes.
 mkdir -p "$SRC/tools/perf/tests/shell"
