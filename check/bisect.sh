@@ -37,7 +37,8 @@
 BISECT_CACHE=${BISECT_CACHE:-$(dirname "$CCACHE_DIR")/flightrec-bisect}
 
 # build_inputs: one hash of what any build depends on but the source tree:
-# the fragments and scripts (this one too: it runs the shellcheck), the
+# the fragments and scripts (of this one the shellcheck it runs: which
+# states it builds is no input of a build), the
 # tools found on PATH and their versions (not all are Debian's), the
 # installed packages, and the environment make and the compilers read.
 build_inputs() {
@@ -45,7 +46,8 @@ build_inputs() {
 	{
 		cat "$ROOT"/configs/*.config "$ROOT/check/perf-features.txt" \
 			"$ROOT"/scripts/build-*.sh "$ROOT/scripts/ccache-gcc.sh" \
-			"$ROOT/scripts/lib.sh" "$ROOT/check/bisect.sh"
+			"$ROOT/scripts/lib.sh"
+		declare -f perf_scripts_check
 		for t in gcc ld make shellcheck python3 ccache; do
 			command -v "$t" && "$t" --version 2>&1 | head -n 1
 		done

@@ -157,5 +157,11 @@ one=$(build_inputs)
 other=$(CCACHE_BASEDIR=/elsewhere/build build_inputs)
 [ "$one" = "$other" ] || fail "the build inputs depend on the clone's path"
 [ "$(WERROR=0 build_inputs)" != "$one" ] || fail "WERROR=0 left the build inputs as they were"
+# Which states are built is no input of a build; the shellcheck a state
+# runs is.
+state_verdict() { echo build; }
+[ "$(build_inputs)" = "$one" ] || fail "a change of which states are built changed the build inputs"
+perf_scripts_check() { shellcheck -S error "$@"; }
+[ "$(build_inputs)" != "$one" ] || fail "another perf_scripts_check left the build inputs as they were"
 
 echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else; the release kernel at the last kernel patch of each posting; a passed build is remembered by its inputs, the same from any clone; a failed one is not"
