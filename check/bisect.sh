@@ -205,8 +205,9 @@ MUST_OTHER_NEED=${MUST_OTHER_NEED:-30}
 # LEFT seconds of the budget are left, RESERVE of them for the stages
 # after the bisect and HEADROOM for the must states from this one on.
 # A must state (MUST=1: the last of its posting, or where its posting's
-# release kernel is built) is built while LEFT covers RESERVE, another
-# while it covers RESERVE and HEADROOM too: a slow machine then builds
+# release kernel is built; or one the memory holds, which costs nothing)
+# is built while LEFT covers RESERVE, another while it covers RESERVE
+# and HEADROOM too: a slow machine then builds
 # every posting as a maintainer applies it, and what it could not build
 # in between is named. Prints build, skip or refuse.
 state_verdict() {
@@ -279,15 +280,8 @@ bisect_builds() {
 		c=${commits[$i]}
 		tag=${tag_of[$c]}
 		subject=$(kgit log -1 --format=%s "$c")
-		must=0
-		[ "${end_of[$c]}" != "$c" ] && [ "${release_at[$c]:-}" != "$c" ] || must=1
-		verdict=$(state_verdict "$(remaining)" "$reserve" "${headroom[i]}" "$must")
-		if [ "$verdict" = refuse ]; then
+		if [ "$(remaining)" -lt "$reserve" ]; then
 			record FAIL "$tag $subject (not built: no time left for the stages after it)"
-			continue
-		elif [ "$verdict" = skip ]; then
-			record SKIP "$tag $subject (not built: the time left is kept for the" \
-				"last patch of each posting; ${tag_of[${end_of[$c]}]} builds what it changed)"
 			continue
 		fi
 		tree=$(kgit rev-parse "$c^{tree}")
@@ -301,6 +295,20 @@ bisect_builds() {
 		[[ $builds != *" perf "* ]] || wants+=(perf)
 		[[ $builds != *" perf-scripts "* ]] || wants+=(perf-scripts)
 		[[ $builds != *" selftests "* ]] || wants+=(selftests)
+		# What the memory holds costs nothing: a must state, or one
+		# whose builds all passed before, is built.
+		must=1
+		if [ "${end_of[$c]}" != "$c" ] && [ "${release_at[$c]:-}" != "$c" ]; then
+			for kind in "${wants[@]}"; do
+				[ -f "$BISECT_CACHE/$(key "$kind")" ] || must=0
+			done
+		fi
+		verdict=$(state_verdict "$(remaining)" "$reserve" "${headroom[i]}" "$must")
+		if [ "$verdict" = skip ]; then
+			record SKIP "$tag $subject (not built: the time left is kept for the" \
+				"last patch of each posting; ${tag_of[${end_of[$c]}]} builds what it changed)"
+			continue
+		fi
 		# Checked out only if something is to be built.
 		for kind in "${wants[@]}"; do
 			if [ ! -f "$BISECT_CACHE/$(key "$kind")" ]; then
