@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # Bisectability (sourced by check/run.sh): first the base itself (state 0:
 # the base kernel and the base's perf, scripts/build-base-kernel.sh), then
-# after every patch but the tip, build what that patch can break, each in
-# the same output folder as the tip's build, so every build is incremental,
-# and side by side:
+# after every patch but the tip (unless a slow machine must skip it: see
+# bisect_builds), build what that patch can break, each in the same
+# output folder as the tip's build, so every build is incremental, and
+# side by side:
 #   for a patch that touches more than tools/, Documentation/ or
 #     MAINTAINERS, the series' kernel code in the debug kernel's folder:
 #     kernel/events/, and the series' objects elsewhere (arch/x86/events/
@@ -37,8 +38,9 @@
 BISECT_CACHE=${BISECT_CACHE:-$(dirname "$CCACHE_DIR")/flightrec-bisect}
 
 # build_inputs: one hash of what any build depends on but the source tree:
-# the fragments and scripts (of this one the shellcheck it runs: which
-# states it builds is no input of a build), the
+# the fragments and scripts (of this one what a build runs, state_build
+# and perf_scripts_check: which states it builds is no input of a build),
+# the
 # tools found on PATH and their versions (not all are Debian's), the
 # installed packages, and the environment make and the compilers read.
 build_inputs() {
@@ -47,7 +49,7 @@ build_inputs() {
 		cat "$ROOT"/configs/*.config "$ROOT/check/perf-features.txt" \
 			"$ROOT"/scripts/build-*.sh "$ROOT/scripts/ccache-gcc.sh" \
 			"$ROOT/scripts/lib.sh"
-		declare -f perf_scripts_check
+		declare -f state_build perf_scripts_check
 		for t in gcc ld make shellcheck python3 ccache; do
 			command -v "$t" && "$t" --version 2>&1 | head -n 1
 		done
@@ -82,14 +84,14 @@ cached_check() {
 # whose source tree is $tree, with the other inputs $inputs.
 key() { echo "$1 $tree $inputs" | sha256sum | cut -d' ' -f1; }
 
-# perf_scripts_check COMMIT: what perf's build checks of the shell tests
-# the commit changes (tests/Build: shellcheck -a -S warning on each
-# executable one, from tools/perf; a library script it sources is not
-# followed there, so not here either).
+# perf_scripts_check COMMIT [FROM]: what perf's build checks of the shell
+# tests the commits FROM (COMMIT by default) to COMMIT change (tests/Build
+# runs shellcheck -a -S warning on each executable one, from tools/perf;
+# a library script it sources is not followed there, so not here either).
 perf_scripts_check() {
-	local c=$1 f changed
+	local c=$1 from=${2:-$1} f changed
 	local -a files=()
-	changed=$(kgit diff --name-only --diff-filter=d "$c^" "$c" -- 'tools/perf/tests/shell/*.sh') ||
+	changed=$(kgit diff --name-only --diff-filter=d "$from^" "$c" -- 'tools/perf/tests/shell/*.sh') ||
 		return
 	while read -r f; do
 		f=${f#tools/perf/}
@@ -195,43 +197,67 @@ posting_ends() {
 	done
 }
 
-# Seconds one must state takes on the machine CHECKPATCH_MS is measured
+# Seconds a must state takes on the machine CHECKPATCH_MS is measured
 # on (check/run.sh): the release kernel's (2:15 on a machine 1.5 times
-# slower) or the rest's (perf, 40 s or less there).
+# slower) or the rest's (perf, 40 s or less there); a state between them
+# is counted as the rest.
 MUST_KERNEL_NEED=${MUST_KERNEL_NEED:-90}
 MUST_OTHER_NEED=${MUST_OTHER_NEED:-30}
 
-# state_verdict LEFT RESERVE HEADROOM MUST: what to do with a state when
+# state_verdict LEFT RESERVE HEADROOM CLASS: what to do with a state when
 # LEFT seconds of the budget are left, RESERVE of them for the stages
-# after the bisect and HEADROOM for the must states from this one on.
-# A must state (MUST=1: the last of its posting, or where its posting's
-# release kernel is built; or one the memory holds, which costs nothing)
-# is built while LEFT covers RESERVE, another while it covers RESERVE
-# and HEADROOM too: a slow machine then builds
-# every posting as a maintainer applies it, and what it could not build
-# in between is named. Prints build, skip or refuse.
+# after the bisect, HEADROOM for this state and the must states after it.
+# CLASS free (the memory holds each of its builds: it costs nothing) is
+# built; below RESERVE, any other is refused; CLASS must (the last state
+# of its posting, or where its posting's release kernel is built) is
+# built; CLASS other only while LEFT covers RESERVE and HEADROOM too, and
+# skipped below that: a slow machine then builds each posting's end, and
+# each skipped state is named. Prints build, skip or refuse.
 state_verdict() {
-	local left=$1 reserve=$2 headroom=$3 must=$4
-	if [ "$left" -lt "$reserve" ]; then
+	local left=$1 reserve=$2 headroom=$3 class=$4
+	if [ "$class" = free ]; then
+		echo build
+	elif [ "$left" -lt "$reserve" ]; then
 		echo refuse
-	elif [ "$must" = 1 ] || [ "$left" -ge $((reserve + headroom)) ]; then
+	elif [ "$class" = must ] || [ "$left" -ge $((reserve + headroom)) ]; then
 		echo build
 	else
 		echo skip
 	fi
 }
 
-# bisect_builds RESERVE [PCT]: stop building once fewer than RESERVE
-# seconds of the budget are left (what was not built is counted as
-# failed), and build only the must states once fewer than RESERVE and
-# what they take (PCT percent of the MUST_*_NEED) are left (the others
-# are skipped, named with the state that builds their change).
+# state_build KIND COMMIT: one build of the checked-out state COMMIT:
+# kernel (the release kernel), "debug DIRS" (those folders of the debug
+# kernel), perf, "perf-scripts FROM" (the shell tests FROM to COMMIT
+# changed), selftests.
+state_build() {
+	case "$1" in
+	kernel) "$ROOT/scripts/build-kernel.sh" release ;;
+	"debug "*) KERNEL_TARGETS=${1#debug } "$ROOT/scripts/build-kernel.sh" debug ;;
+	perf) "$ROOT/scripts/build-perf.sh" ;;
+	"perf-scripts "*) perf_scripts_check "$2" "${1#perf-scripts }" ;;
+	selftests) "$ROOT/scripts/build-selftests.sh" ;;
+	*) die "no build '$1'" ;;
+	esac
+}
+
+# bisect_builds RESERVE [PCT]: build each state as state_verdict says,
+# PCT being how much slower than the MUST_*_NEED's machine this one is.
+# What a skipped state would have built is built by the next state that
+# is built (at the latest its posting's last; in the tip's posting, the
+# tip stage), at that state's tree: perf, the selftests, the debug
+# folders and the shell tests it changed. A refused state is counted as
+# failed, a skipped one as skipped, both named.
 bisect_builds() {
 	local reserve=$1 pct=${2:-100} c commits i total tag subject dirs builds tree kind inputs at
-	local verdict head must
+	local verdict head class left k name
 	local -a wants posting objects headroom
 	local -A posting_of builds_of release_at tag_of end_of
+	# Carried from skipped states to the next one built.
+	local pend_dirs='' pend_perf='' pend_selftests='' pend_scripts='' pend_from=''
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
+	total=${#commits[@]}
+	[ "$total" -gt 0 ] || return 0
 	mapfile -t objects < <(series_kernel_objects)
 	# Each state is named by its posting too (scripts/lib.sh).
 	while read -r -a posting; do
@@ -239,7 +265,6 @@ bisect_builds() {
 	done < <(posting_of_commits)
 	[ -z "${CHECK_REBUILD:-}" ] || rm -rf "$BISECT_CACHE"
 	inputs=$(build_inputs)
-	total=${#commits[@]}
 	for ((i = 0; i < total; i++)); do
 		c=${commits[$i]}
 		tag=$(printf 'bisect %02d/%02d' $((i + 1)) "$total")
@@ -280,35 +305,60 @@ bisect_builds() {
 		c=${commits[$i]}
 		tag=${tag_of[$c]}
 		subject=$(kgit log -1 --format=%s "$c")
-		if [ "$(remaining)" -lt "$reserve" ]; then
-			record FAIL "$tag $subject (not built: no time left for the stages after it)"
-			continue
-		fi
 		tree=$(kgit rev-parse "$c^{tree}")
 		builds=${builds_of[$c]}
+		# Its own builds, and what skipped states before it left.
+		dirs=$pend_dirs
+		[[ $builds != *" kernel "* ]] ||
+			dirs+=" $(debug_targets "$c" "${objects[@]}")"
+		dirs=$(tr ' ' '\n' <<<"$dirs" | sed '/^$/d' | sort -u | tr '\n' ' ')
+		dirs=${dirs% }
 		wants=()
-		if [[ $builds == *" kernel "* ]]; then
-			dirs=$(debug_targets "$c" "${objects[@]}")
-			wants+=("debug $dirs")
-			[ "${release_at[$c]}" != "$c" ] || wants+=(kernel)
+		[ -z "$dirs" ] || wants+=("debug $dirs")
+		[ "${release_at[$c]:-}" != "$c" ] || wants+=(kernel)
+		if [[ $builds == *" perf "* ]] || [ -n "$pend_perf" ]; then
+			wants+=(perf)
+		elif [[ $builds == *" perf-scripts "* ]] || [ -n "$pend_scripts" ]; then
+			wants+=("perf-scripts ${pend_from:-$c}")
 		fi
-		[[ $builds != *" perf "* ]] || wants+=(perf)
-		[[ $builds != *" perf-scripts "* ]] || wants+=(perf-scripts)
-		[[ $builds != *" selftests "* ]] || wants+=(selftests)
-		# What the memory holds costs nothing: a must state, or one
-		# whose builds all passed before, is built.
-		must=1
-		if [ "${end_of[$c]}" != "$c" ] && [ "${release_at[$c]:-}" != "$c" ]; then
-			for kind in "${wants[@]}"; do
-				[ -f "$BISECT_CACHE/$(key "$kind")" ] || must=0
-			done
+		[[ $builds != *" selftests "* ]] && [ -z "$pend_selftests" ] || wants+=(selftests)
+		class=other
+		if [ "${end_of[$c]}" = "$c" ] || [ "${release_at[$c]:-}" = "$c" ]; then
+			class=must
 		fi
-		verdict=$(state_verdict "$(remaining)" "$reserve" "${headroom[i]}" "$must")
-		if [ "$verdict" = skip ]; then
-			record SKIP "$tag $subject (not built: the time left is kept for the" \
-				"last patch of each posting; ${tag_of[${end_of[$c]}]} builds what it changed)"
+		k=free
+		for kind in "${wants[@]}"; do
+			[ -f "$BISECT_CACHE/$(key "$kind")" ] || k=$class
+		done
+		class=$k
+		left=$(remaining)
+		verdict=$(state_verdict "$left" "$reserve" \
+			$((headroom[i + 1] + MUST_OTHER_NEED * pct / 100)) "$class")
+		case "$verdict" in
+		refuse)
+			record FAIL "$tag $subject (not built: no time left for the stages after it)"
 			continue
-		fi
+			;;
+		skip)
+			at=${end_of[$c]}
+			if [ "$at" = "${commits[total - 1]}" ]; then
+				at="the tip stage"
+			else
+				at="at the latest ${tag_of[$at]}, its posting's last"
+			fi
+			record SKIP "$tag $subject (not built: the time left is kept for the" \
+				"last state of each posting; the next state built, $at, builds what it changed)"
+			pend_dirs=$dirs
+			[[ $builds != *" perf "* ]] || pend_perf=1
+			[[ $builds != *" selftests "* ]] || pend_selftests=1
+			if [[ $builds == *" perf-scripts "* ]]; then
+				pend_scripts=1
+				pend_from=${pend_from:-$c}
+			fi
+			continue
+			;;
+		esac
+		pend_dirs='' pend_perf='' pend_selftests='' pend_scripts='' pend_from=''
 		# Checked out only if something is to be built.
 		for kind in "${wants[@]}"; do
 			if [ ! -f "$BISECT_CACHE/$(key "$kind")" ]; then
@@ -316,34 +366,29 @@ bisect_builds() {
 				break
 			fi
 		done
-		# The builds of a state side by side: each has its own output
-		# folder, and the links, kallsyms passes and compression of one
-		# are serial, so another keeps the second core busy.
-		if [[ $builds == *" kernel "* ]]; then
+		if [[ $builds == *" kernel "* ]] && [ "${release_at[$c]}" != "$c" ]; then
 			at=${release_at[$c]}
-			if [ "$at" = "$c" ]; then
-				cached_check "$(key kernel)" "$tag kernel: $subject" \
-					"$ROOT/scripts/build-kernel.sh" release &
-			elif [ "$at" = "${commits[total - 1]}" ]; then
+			if [ "$at" = "${commits[total - 1]}" ]; then
 				echo "    $tag: its release kernel is the tip's (the tip stage)"
 			else
 				echo "    $tag: its release kernel is built at ${tag_of[$at]}," \
 					"the last kernel patch of its posting"
 			fi
-			cached_check "$(key "debug $dirs")" "$tag debug ${dirs// /, }: $subject" \
-				env KERNEL_TARGETS="$dirs" "$ROOT/scripts/build-kernel.sh" debug &
-		else
+		elif [[ $builds != *" kernel "* ]]; then
 			echo "    $tag: only tools/, Documentation/ or MAINTAINERS: kernel not rebuilt"
 		fi
-		[[ $builds != *" perf "* ]] ||
-			cached_check "$(key perf)" "$tag perf: $subject" \
-				"$ROOT/scripts/build-perf.sh" &
-		[[ $builds != *" perf-scripts "* ]] ||
-			cached_check "$(key perf-scripts)" "$tag perf-scripts: $subject" \
-				perf_scripts_check "$c" &
-		[[ $builds != *" selftests "* ]] ||
-			cached_check "$(key selftests)" "$tag selftests: $subject" \
-				"$ROOT/scripts/build-selftests.sh" &
+		# The builds of a state side by side: each has its own output
+		# folder, and the links, kallsyms passes and compression of one
+		# are serial, so another keeps the second core busy.
+		for kind in "${wants[@]}"; do
+			case "$kind" in
+			"debug "*) dirs=${kind#debug } name="debug ${dirs// /, }" ;;
+			"perf-scripts "*) name=perf-scripts ;;
+			*) name=$kind ;;
+			esac
+			cached_check "$(key "$kind")" "$tag $name: $subject" \
+				state_build "$kind" "$c" &
+		done
 		wait
 	done
 	kgit checkout -q "$BRANCH"

@@ -9,8 +9,8 @@
 # must leave a result: one that does not is a FAIL that names it. (That
 # every test listed in expected-results.txt ran is checked by check/run.sh
 # over all VMs.)
-# Names carry the VM ("i386/kselftest/mmap/...") except for the two debug
-# VMs a and b, which share one set of names.
+# Names carry the VM ("i386/kselftest/mmap/...") except for the debug
+# VM a's.
 # The harness lines of unexpected failures go to RUNDIR/why-failed.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -108,7 +108,7 @@ why_failed() {
 			# None of its own (a shell test that died of set -e, say):
 			# its last words before perf test's verdict.
 			[ -n "$lines" ] ||
-				lines=$(grep -vE '^ *[0-9.]+: .* : (Running|FAILED!)|^-{3,4} (start|end)' \
+				lines=$(grep -vE '^ *[0-9.]+: .*[^ ] *: (Running|FAILED!)|^-{3,4} (start|end)' \
 					"$log" | tail -n 3) || true
 			[ -z "$lines" ] ||
 				awk -v p="    $1: " '{ print p $0 }' <<<"$lines"

@@ -13,8 +13,9 @@
 # bounds the run: the builds the bisect does not share run first, the
 # bisect builds stop early enough to leave the tip builds, the tooling
 # tests and the VM stage their time (what they take here, scaled by how
-# much slower this machine's static stage was), the VMs get what is left,
-# and whatever did not run is counted as failed and named. Ctrl-C or
+# much slower this machine's static stage was; before that, bisect states
+# between postings' ends are skipped, each named), the VMs get what is
+# left, and whatever else did not run is counted as failed and named. Ctrl-C or
 # SIGTERM stops everything it started (builds, QEMU) and puts build/linux
 # back on its branch.
 #
@@ -175,15 +176,11 @@ checkpatch_series() {
 # the bisect, so that only the incremental tip builds below are left after it.
 # One after the other: side by side, two cold kernels took 8:29 against
 # 8:22 (both cores are busy all the time).
-# The debug kernel beside the rest: each has its own folder, and the
-# config, link and kallsyms steps of one kernel are serial, so the other
-# keeps the second core busy.
 own_builds() {
-	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug &
+	check kernel-debug "$ROOT/scripts/build-kernel.sh" debug
 	check kernel-i386 "$ROOT/scripts/build-kernel.sh" i386
 	check selftests-i386 "$ROOT/scripts/build-selftests.sh" i386
 	check libperf-asan "$ROOT/check/libperf-asan.sh"
-	wait
 }
 
 # The tip in the folders the bisect shares (build/kernel-release,

@@ -100,16 +100,16 @@ END
 [ "$got" = "c1 c1 c2 c3 c3 c3 c4 c4 c5 c5 c6 c7 " ] ||
 	fail "posting ends: $got"
 
-# With less left than the reserve nothing is built; with less than the
-# reserve and the must states' headroom only the must states are; with
-# more, everything.
+# What the memory holds is always built; else, with less left than the
+# reserve nothing is; with less than the reserve and the headroom only
+# the must states are; with more, everything.
 verdicts=''
-for args in "99 100 50 1" "99 100 50 0" "120 100 50 1" "120 100 50 0" \
-	"150 100 50 0" "150 100 50 1"; do
+for args in "99 100 50 free" "99 100 50 must" "99 100 50 other" \
+	"120 100 50 must" "120 100 50 other" "150 100 50 other" "150 100 50 must"; do
 	# shellcheck disable=SC2086 # four words
 	verdicts+="$(state_verdict $args) "
 done
-[ "$verdicts" = "refuse refuse build skip build build " ] ||
+[ "$verdicts" = "build refuse refuse build skip build build " ] ||
 	fail "state verdicts: $verdicts"
 
 # A shell test with a shellcheck warning fails its state, as perf's build
@@ -160,8 +160,12 @@ other=$(CCACHE_BASEDIR=/elsewhere/build build_inputs)
 # Which states are built is no input of a build; the shellcheck a state
 # runs is.
 state_verdict() { echo build; }
+bisect_builds() { :; }
 [ "$(build_inputs)" = "$one" ] || fail "a change of which states are built changed the build inputs"
 perf_scripts_check() { shellcheck -S error "$@"; }
 [ "$(build_inputs)" != "$one" ] || fail "another perf_scripts_check left the build inputs as they were"
+two=$(build_inputs)
+state_build() { :; }
+[ "$(build_inputs)" != "$two" ] || fail "another state_build left the build inputs as they were"
 
 echo "bisect-rule: $n kinds of change, each builds what it can break and nothing else; the release kernel at the last kernel patch of each posting; a passed build is remembered by its inputs, the same from any clone; a failed one is not"
