@@ -66,7 +66,7 @@ build_inputs() {
 cached_check() {
 	local key=$1 name=$2
 	shift 2
-	if [ -z "${CHECK_REBUILD:-}" ] && [ -f "$BISECT_CACHE/$key" ]; then
+	if remembered "$key"; then
 		echo "[ ok ] $name (not rebuilt: the same inputs built on $(cat "$BISECT_CACHE/$key"))"
 		record PASS "$name (same inputs as a build that passed)"
 		return
@@ -83,6 +83,9 @@ cached_check() {
 # key KIND: the cache key of one build (KIND and its folders) of the state
 # whose source tree is $tree, with the other inputs $inputs.
 key() { echo "$1 $tree $inputs" | sha256sum | cut -d' ' -f1; }
+
+# remembered KEY: a build of KEY passed before (never with CHECK_REBUILD).
+remembered() { [ -z "${CHECK_REBUILD:-}" ] && [ -f "$BISECT_CACHE/$1" ]; }
 
 # perf_scripts_check COMMIT [FROM]: what perf's build checks of the shell
 # tests the commits FROM (COMMIT by default) to COMMIT change (tests/Build
@@ -190,7 +193,7 @@ posting_ends() {
 		order+=("$c") posting[$c]=$p
 		[ "$p" = . ] || last_of[$p]=$c
 	done
-	unset 'order[-1]'
+	[ ${#order[@]} -eq 0 ] || unset 'order[-1]'
 	for c in "${order[@]}"; do
 		p=${posting[$c]}
 		if [ "$p" = . ]; then echo "$c $c"; else echo "$c ${last_of[$p]}"; fi
@@ -243,20 +246,29 @@ state_build() {
 
 # bisect_builds RESERVE [PCT]: build each state as state_verdict says,
 # PCT being how much slower than the MUST_*_NEED's machine this one is.
-# What a skipped state would have built is built by the next state that
-# is built (at the latest its posting's last; in the tip's posting, the
-# tip stage), at that state's tree: perf, the selftests, the debug
-# folders and the shell tests it changed. A refused state is counted as
-# failed, a skipped one as skipped, both named.
+# What a skipped state would have built is built by the next must state
+# (in the tip's posting, the tip's builds), at that state's tree: perf,
+# the selftests, the debug folders and the shell tests it changed; those
+# builds are named for the skipped states too, and so is a refusal of
+# that state. A refused state is counted as failed, a skipped one as
+# skipped, both named.
 bisect_builds() {
 	local reserve=$1 pct=${2:-100} c commits i total tag subject dirs builds tree kind inputs at
-	local verdict head class left k name
-	local -a wants posting objects headroom
+	local verdict head class left k name nm carry=0 also
+	local -a wants posting objects headroom next_must
 	local -A posting_of builds_of release_at tag_of end_of
-	# Carried from skipped states to the next one built.
-	local pend_dirs='' pend_perf='' pend_selftests='' pend_scripts='' pend_from=''
+	# Carried from skipped states to the next one built: what they would
+	# have built, from which state on, and their numbers.
+	local pend_dirs='' pend_perf='' pend_selftests='' pend_scripts='' pend_from='' pend_nums=''
 	mapfile -t commits < <(kgit rev-list --reverse "$BASE_TAG..$BRANCH")
 	total=${#commits[@]}
+	tag=$(printf 'bisect 00/%02d' "$total")
+	if [ "$(remaining)" -lt "$reserve" ]; then
+		record FAIL "$tag kernel-base (not built: no time left for the stages after it)"
+	else
+		check "$tag kernel-base: the unpatched kernel and perf" \
+			"$ROOT/scripts/build-base-kernel.sh" --stay
+	fi
 	[ "$total" -gt 0 ] || return 0
 	mapfile -t objects < <(series_kernel_objects)
 	# Each state is named by its posting too (scripts/lib.sh).
@@ -282,25 +294,22 @@ bisect_builds() {
 	done < <(for c in "${commits[@]}"; do
 		echo "${posting_of[$c]:-.} $c"
 	done | posting_ends)
-	# headroom[i]: what the must states from state i on take.
+	# headroom[i]: what the must states from state i on take;
+	# next_must[i]: the first must state after state i (the tip's
+	# builds: the tip).
 	headroom[total - 1]=0
+	nm=${commits[total - 1]}
 	for ((i = total - 2; i >= 0; i--)); do
 		c=${commits[$i]}
+		next_must[i]=$nm
 		head=0
 		if [ "${release_at[$c]:-}" = "$c" ]; then
-			head=$MUST_KERNEL_NEED
+			head=$MUST_KERNEL_NEED nm=$c
 		elif [ "${end_of[$c]}" = "$c" ]; then
-			head=$MUST_OTHER_NEED
+			head=$MUST_OTHER_NEED nm=$c
 		fi
 		headroom[i]=$((headroom[i + 1] + head * pct / 100))
 	done
-	tag=$(printf 'bisect 00/%02d' "$total")
-	if [ "$(remaining)" -lt "$reserve" ]; then
-		record FAIL "$tag kernel-base (not built: no time left for the stages after it)"
-	else
-		check "$tag kernel-base: the unpatched kernel and perf" \
-			"$ROOT/scripts/build-base-kernel.sh" --stay
-	fi
 	for ((i = 0; i < total - 1; i++)); do
 		c=${commits[$i]}
 		tag=${tag_of[$c]}
@@ -311,7 +320,7 @@ bisect_builds() {
 		dirs=$pend_dirs
 		[[ $builds != *" kernel "* ]] ||
 			dirs+=" $(debug_targets "$c" "${objects[@]}")"
-		dirs=$(tr ' ' '\n' <<<"$dirs" | sed '/^$/d' | sort -u | tr '\n' ' ')
+		dirs=$(tr ' ' '\n' <<<"$dirs" | sed '/^$/d' | LC_ALL=C sort -u | tr '\n' ' ')
 		dirs=${dirs% }
 		wants=()
 		[ -z "$dirs" ] || wants+=("debug $dirs")
@@ -328,26 +337,32 @@ bisect_builds() {
 		fi
 		k=free
 		for kind in "${wants[@]}"; do
-			[ -f "$BISECT_CACHE/$(key "$kind")" ] || k=$class
+			remembered "$(key "$kind")" || k=$class
 		done
 		class=$k
+		# The skipped states' builds it takes on cost time too.
+		also=''
+		[ -z "$pend_nums" ] || also=" (and what states ${pend_nums%, } changed)"
 		left=$(remaining)
 		verdict=$(state_verdict "$left" "$reserve" \
-			$((headroom[i + 1] + MUST_OTHER_NEED * pct / 100)) "$class")
+			$((headroom[i + 1] + carry + MUST_OTHER_NEED * pct / 100)) "$class")
 		case "$verdict" in
 		refuse)
-			record FAIL "$tag $subject (not built: no time left for the stages after it)"
+			record FAIL "$tag $subject$also (not built: no time left for the stages after it)"
+			pend_dirs='' pend_perf='' pend_selftests='' pend_scripts='' pend_from='' pend_nums='' carry=0
 			continue
 			;;
 		skip)
-			at=${end_of[$c]}
+			at=${next_must[i]}
 			if [ "$at" = "${commits[total - 1]}" ]; then
-				at="the tip stage"
+				at="the tip's builds (the builds and tip stages) build"
 			else
-				at="at the latest ${tag_of[$at]}, its posting's last"
+				at="${tag_of[$at]} builds"
 			fi
 			record SKIP "$tag $subject (not built: the time left is kept for the" \
-				"last state of each posting; the next state built, $at, builds what it changed)"
+				"last state of each posting; $at what it changed)"
+			pend_nums+="$(printf '%02d' $((i + 1))), "
+			carry=$((carry + MUST_OTHER_NEED * pct / 100))
 			pend_dirs=$dirs
 			[[ $builds != *" perf "* ]] || pend_perf=1
 			[[ $builds != *" selftests "* ]] || pend_selftests=1
@@ -358,10 +373,10 @@ bisect_builds() {
 			continue
 			;;
 		esac
-		pend_dirs='' pend_perf='' pend_selftests='' pend_scripts='' pend_from=''
+		pend_dirs='' pend_perf='' pend_selftests='' pend_scripts='' pend_from='' pend_nums='' carry=0
 		# Checked out only if something is to be built.
 		for kind in "${wants[@]}"; do
-			if [ ! -f "$BISECT_CACHE/$(key "$kind")" ]; then
+			if ! remembered "$(key "$kind")"; then
 				kgit checkout -q --detach "$c"
 				break
 			fi
@@ -374,7 +389,7 @@ bisect_builds() {
 				echo "    $tag: its release kernel is built at ${tag_of[$at]}," \
 					"the last kernel patch of its posting"
 			fi
-		elif [[ $builds != *" kernel "* ]]; then
+		elif [ -z "$dirs" ]; then
 			echo "    $tag: only tools/, Documentation/ or MAINTAINERS: kernel not rebuilt"
 		fi
 		# The builds of a state side by side: each has its own output
@@ -386,7 +401,7 @@ bisect_builds() {
 			"perf-scripts "*) name=perf-scripts ;;
 			*) name=$kind ;;
 			esac
-			cached_check "$(key "$kind")" "$tag $name: $subject" \
+			cached_check "$(key "$kind")" "$tag $name$also: $subject" \
 				state_build "$kind" "$c" &
 		done
 		wait

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The deadline: with less of the budget left than the stages after the
-# bisect need, the bisect builds nothing and counts the base and each patch
-# but the tip as failed, by number and subject, so the summary names what
-# did not run.
+# bisect need (and an empty memory), the bisect builds nothing and counts
+# the base and each patch but the tip that builds something as failed, by
+# number and subject, so the summary names what did not run.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
