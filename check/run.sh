@@ -241,6 +241,7 @@ main() {
 	if wanted static; then
 		stage static
 		check apply-series apply_series_check
+		check rb-tail-harness "$ROOT/check/rb-tail-harness.sh"
 		checkpatch_series
 	fi
 	if wanted builds; then
