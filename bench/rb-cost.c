@@ -5,7 +5,10 @@
  * the event writing into no buffer, a forward writable buffer, a forward
  * overwrite buffer (tail tracking), the same with a trigger that could
  * freeze it (PERF_EVENT_IOC_SET_TRIGGER, never firing) and a backward
- * buffer. Run it under QEMU -icount so that time counts guest instructions.
+ * buffer; and, for a peer, with no perf event but ftrace recording the same
+ * tracepoint into an overwriting instance buffer of the same size, against
+ * the loop with nothing traced. Run it under QEMU -icount so that time
+ * counts guest instructions.
  *
  * Usage: rb-cost [loops] [rounds] [data pages]
  */
@@ -20,11 +23,17 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
-#define TRACEPOINT	"/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id"
+#define TRACING		"/sys/kernel/tracing"
+#define TRACEPOINT	TRACING "/events/syscalls/sys_enter_getppid/id"
+#define INSTANCE	TRACING "/instances/rb-cost"
 
-enum mode { NO_BUFFER, WRITABLE, OVERWRITE, TRIGGER, BACKWARD, NR_MODES };
+enum mode {
+	NO_BUFFER, WRITABLE, OVERWRITE, TRIGGER, BACKWARD, UNTRACED, FTRACE,
+	NR_MODES
+};
 
 /*
  * The series' PERF_EVENT_IOC_SET_TRIGGER, which the host's headers lack:
@@ -43,8 +52,74 @@ static long data_pages = 64;
 
 static const char * const mode_name[NR_MODES] = {
 	"no buffer", "forward writable", "forward overwrite", "overwrite+trigger",
-	"backward",
+	"backward", "untraced", "ftrace overwrite",
 };
+
+static double now_ns(void);
+
+static int write_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(val, f) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/* Entries held plus overwritten in the instance's buffer of CPU 0. */
+static long ftrace_records(void)
+{
+	char line[128];
+	long n, sum = 0;
+	FILE *f = fopen(INSTANCE "/per_cpu/cpu0/stats", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "entries: %ld", &n) == 1 ||
+		    sscanf(line, "overrun: %ld", &n) == 1)
+			sum += n;
+	fclose(f);
+	return sum;
+}
+
+/*
+ * The peer: getppid() with no perf event, untraced or recorded by ftrace
+ * into an instance of data_pages pages per CPU (overwrite, its default).
+ */
+static double run_untraced(enum mode mode, long loops, long *records)
+{
+	long page = sysconf(_SC_PAGESIZE), i;
+	char kb[32];
+	double t0, t1;
+
+	*records = loops;
+	if (mode == FTRACE) {
+		snprintf(kb, sizeof(kb), "%ld", data_pages * page / 1024);
+		rmdir(INSTANCE);
+		if (mkdir(INSTANCE, 0700) ||
+		    write_file(INSTANCE "/buffer_size_kb", kb) ||
+		    write_file(INSTANCE "/options/overwrite", "1") ||
+		    write_file(INSTANCE "/events/syscalls/sys_enter_getppid/enable", "1")) {
+			fprintf(stderr, "rb-cost: no ftrace instance: %s\n",
+				strerror(errno));
+			rmdir(INSTANCE);
+			return -1;
+		}
+	}
+	t0 = now_ns();
+	for (i = 0; i < loops; i++)
+		syscall(__NR_getppid);
+	t1 = now_ns();
+	if (mode == FTRACE) {
+		write_file(INSTANCE "/events/syscalls/sys_enter_getppid/enable", "0");
+		*records = ftrace_records();
+		rmdir(INSTANCE);
+	}
+	return (t1 - t0) / loops;
+}
 
 static int tracepoint_id(void)
 {
@@ -110,6 +185,8 @@ static double run(enum mode mode, int id, long loops, long *records)
 	__u64 count;
 	int fd;
 
+	if (mode == UNTRACED || mode == FTRACE)
+		return run_untraced(mode, loops, records);
 	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0) {
 		fprintf(stderr, "rb-cost: perf_event_open: %s\n", strerror(errno));
@@ -192,12 +269,25 @@ int main(int argc, char **argv)
 			printf("%-20s %14s %14s %10s\n", mode_name[m], "n/a", "n/a", "-");
 			continue;
 		}
-		cost[m] = best[m] - best[NO_BUFFER];
+		if (m == UNTRACED) {
+			printf("%-20s %14.1f %14s %10s\n", mode_name[m], best[m],
+			       "-", "-");
+			continue;
+		}
+		/* perf's buffers against its event without one; ftrace's
+		 * against nothing traced, so not a ratio to perf's.
+		 */
+		cost[m] = best[m] - best[m == FTRACE ? UNTRACED : NO_BUFFER];
 		printf("%-20s %14.1f %14.1f", mode_name[m], best[m], cost[m]);
-		if (m == NO_BUFFER)
+		if (m == NO_BUFFER || m == FTRACE)
 			printf(" %10s\n", "-");
 		else
 			printf(" %10.4f\n", cost[m] / cost[WRITABLE]);
 	}
+	/* The peer row: a traced call, perf's tail-tracked buffer / ftrace. */
+	if (best[FTRACE] < 1e30 && best[OVERWRITE] < 1e30)
+		printf("perf overwrite / ftrace overwrite, per traced call: %.4f\n",
+		       (best[OVERWRITE] - best[UNTRACED]) /
+		       (best[FTRACE] - best[UNTRACED]));
 	return 0;
 }
