@@ -306,7 +306,7 @@ static void fill(unsigned long start, u32 size, u32 id, u32 type)
 /*
  * One writer: a record of @size bytes, or a batch of @nr records of @size
  * bytes, led by a PERF_RECORD_LOST when records were refused before it,
- * as __perf_output_begin() does.
+ * unless that would not fit, as __perf_output_begin() does.
  */
 static void writer(u32 size, u32 nr)
 {
@@ -317,7 +317,7 @@ static void writer(u32 size, u32 nr)
 
 	WRITE_ONCE(rb->nest, READ_ONCE(rb->nest) + 1);
 	barrier();
-	if (lost_pending && !(nr && total + LOST_SIZE > data_size)) {
+	if (lost_pending && total + LOST_SIZE <= data_size) {
 		lead = LOST_SIZE;
 		total += lead;
 	}
