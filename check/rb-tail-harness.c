@@ -63,9 +63,6 @@ static bool local_try_cmpxchg(local_t *l, unsigned long *old,
 static int warnings;
 #define WARN_ON_ONCE(c)		({ bool __c = (c); warnings += __c; __c; })
 
-static int this_cpu;
-static int smp_processor_id(void) { return this_cpu; }
-
 struct perf_event_header {
 	u32	type;
 	u16	misc;
@@ -85,7 +82,6 @@ struct rb_tail {
 	unsigned long	overwritten;
 	local_t		written;
 	unsigned int	busy;
-	int		cpu;
 	int		wakeups;
 };
 
@@ -450,7 +446,6 @@ int main(int argc, char **argv)
 	rb->head.v = start;
 	rb->tail.end = start + data_size;
 	rb->tail.complete = start;
-	rb->tail.cpu = 0;
 	page.data_head = page.data_tail = start;
 	last_tail = start;
 
