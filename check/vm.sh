@@ -15,7 +15,7 @@ vm_spec() {
 	two) echo "-k release -c 2" ;;
 	i386) echo "-k i386 -c 4 -m 768" ;;
 	base) echo "-k release -c 2" ;;
-	# Sessions from the kernel command line: three valid, ten malformed
+	# Sessions from the kernel command line: three valid, eleven malformed
 	# (tools/testing/selftests/perf_events/persistent_boot.c lists them),
 	# and mces, the machine checks from boot on (mce:mce_record, which
 	# the debug kernel has): guest/boot-sessions.sh injects a corrected
@@ -35,6 +35,7 @@ vm_spec() {
 			-a perf_persistent=boot_tmr,dummy,freeze=cpu-clock \
 			-a perf_persistent=boot_wrap,dummy,size=18014398509481988K \
 			-a perf_persistent=boot_twice,page-faults,freeze=task:task_rename,freeze=sched:sched_process_exec \
+			-a perf_persistent=boot_size2,dummy,size=64K,size=64K \
 			-a perf_persistent=mces,mce:mce_record,size=64K
 		;;
 	*) return 1 ;;
