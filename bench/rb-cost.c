@@ -3,14 +3,18 @@
  * Write-path cost of perf ring buffers, per record: a syscall tracepoint
  * with sample_period = 1 fires on every getppid(); the same loop runs with
  * the event writing into no buffer, a forward writable buffer, a forward
- * overwrite buffer (tail tracking), the same with a trigger that could
- * freeze it (PERF_EVENT_IOC_SET_TRIGGER, never firing) and a backward
- * buffer; and, for a peer, with no perf event but ftrace recording the same
- * tracepoint into an overwriting instance buffer of the same size, against
- * the loop with nothing traced. Run it under QEMU -icount so that time
- * counts guest instructions.
+ * read-only overwrite buffer as the base kernel has it, the same with
+ * attr.tail_track (the kernel keeps data_tail at the oldest record), that
+ * with a trigger that could freeze it (PERF_EVENT_IOC_SET_TRIGGER, never
+ * firing) and a backward buffer; and, for a peer, with no perf event but
+ * ftrace recording the same tracepoint into an overwriting instance
+ * buffer of the same size, against the loop with nothing traced. Run it
+ * under QEMU -icount so that time counts guest instructions.
  *
- * Usage: rb-cost [loops] [rounds] [data pages]
+ * Built against the series' UAPI headers; on a kernel without tail
+ * tracking those modes print n/a.
+ *
+ * Usage: rb-cost [loops] [rounds] [data pages...]  (default 1 8 64)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,29 +35,27 @@
 #define INSTANCE	TRACING "/instances/rb-cost"
 
 enum mode {
-	NO_BUFFER, WRITABLE, OVERWRITE, TRIGGER, BACKWARD, UNTRACED, FTRACE,
-	NR_MODES
+	NO_BUFFER, WRITABLE, OVERWRITE, TAIL_TRACKED, TRIGGER, BACKWARD,
+	UNTRACED, FTRACE, NR_MODES
 };
 
-/*
- * The series' PERF_EVENT_IOC_SET_TRIGGER, which the host's headers lack:
- * a trigger on the buffers of events in no session.
- */
-struct rb_cost_trigger {
-	__u32	size, flags;
-	__u64	attr, filter, buffers;
-	__u32	nr_buffers, reserved;
-};
-
-#define RB_COST_SET_TRIGGER	_IOW('$', 16, struct rb_cost_trigger *)
-
-/* Data pages of each buffer: 64 by default, as perf record's 256 KiB. */
-static long data_pages = 64;
+/* Data pages of the buffers of this table. */
+static long data_pages;
 
 static const char * const mode_name[NR_MODES] = {
-	"no buffer", "forward writable", "forward overwrite", "overwrite+trigger",
-	"backward", "untraced", "ftrace overwrite",
+	"no buffer", "forward writable", "forward overwrite", "tail-tracked",
+	"tail+trigger", "backward", "untraced", "ftrace overwrite",
 };
+
+/* A record: header, ip, pid/tid, time. */
+#define RECORD_SIZE	32
+
+/*
+ * What the tail-tracked buffer held after its last run: the bytes free
+ * after the last overflow (less than a record if nothing was dropped
+ * beyond need), the records held and those counted as overwritten.
+ */
+static long tail_free, tail_held, tail_overwritten;
 
 static double now_ns(void);
 
@@ -153,14 +155,14 @@ static int set_idle_trigger(int fd)
 		.config		= PERF_COUNT_SW_DUMMY,
 		.sample_period	= 1,
 	};
-	struct rb_cost_trigger t = {
+	struct perf_event_trigger t = {
 		.size		= sizeof(t),
 		.attr		= (uintptr_t)&trig,
 		.buffers	= (uintptr_t)&fd,
 		.nr_buffers	= 1,
 	};
 
-	return ioctl(fd, RB_COST_SET_TRIGGER, &t) ? -errno : 0;
+	return ioctl(fd, PERF_EVENT_IOC_SET_TRIGGER, &t) ? -errno : 0;
 }
 
 /*
@@ -177,6 +179,7 @@ static double run(enum mode mode, int id, long loops, long *records)
 		.sample_type	= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
 		.disabled	= 1,
 		.write_backward	= mode == BACKWARD,
+		.tail_track	= mode == TAIL_TRACKED || mode == TRIGGER,
 	};
 	long page = sysconf(_SC_PAGESIZE), i;
 	size_t len = (data_pages + 1) * page;
@@ -188,6 +191,10 @@ static double run(enum mode mode, int id, long loops, long *records)
 	if (mode == UNTRACED || mode == FTRACE)
 		return run_untraced(mode, loops, records);
 	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0 && errno == EINVAL && attr.tail_track) {
+		*records = loops;
+		return -1;	/* a kernel without tail tracking */
+	}
 	if (fd < 0) {
 		fprintf(stderr, "rb-cost: perf_event_open: %s\n", strerror(errno));
 		exit(1);
@@ -221,30 +228,26 @@ static double run(enum mode mode, int id, long loops, long *records)
 	if (read(fd, &count, sizeof(count)) != sizeof(count))
 		count = 0;
 	*records = count;
+	if (mode == TAIL_TRACKED) {
+		__u64 head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+
+		tail_free = data_pages * page - (long)(head - pc->data_tail);
+		tail_held = (head - pc->data_tail) / RECORD_SIZE;
+		tail_overwritten = pc->data_overwritten;
+	}
 	if (pc)
 		munmap(pc, len);
 	close(fd);
 	return (t1 - t0) / loops;
 }
 
-int main(int argc, char **argv)
+/* One table: every mode in buffers of data_pages pages. */
+static int bench(int id, long loops, int rounds)
 {
-	long loops = argc > 1 ? atol(argv[1]) : 20000;
-	int rounds = argc > 2 ? atoi(argv[2]) : 3, r, m;
 	double best[NR_MODES], cost[NR_MODES];
-	int id = tracepoint_id();
 	long records;
+	int r, m;
 
-	if (argc > 3)
-		data_pages = atol(argv[3]);
-	if (data_pages < 1 || (data_pages & (data_pages - 1))) {
-		fprintf(stderr, "rb-cost: data pages must be a power of 2\n");
-		return 1;
-	}
-	if (id < 0) {
-		fprintf(stderr, "rb-cost: cannot read %s\n", TRACEPOINT);
-		return 1;
-	}
 	for (m = 0; m < NR_MODES; m++)
 		best[m] = 1e30;
 	/* Interleave the modes so that drift hits all of them alike. */
@@ -284,10 +287,47 @@ int main(int argc, char **argv)
 		else
 			printf(" %10.4f\n", cost[m] / cost[WRITABLE]);
 	}
+	if (best[TAIL_TRACKED] < 1e30) {
+		printf("tail-tracked after the last run: %ld held + %ld overwritten of %ld, %ld bytes free (a record is %d)\n",
+		       tail_held, tail_overwritten, loops, tail_free,
+		       RECORD_SIZE);
+		if (tail_held + tail_overwritten != loops ||
+		    (tail_overwritten && tail_free >= RECORD_SIZE)) {
+			fprintf(stderr, "rb-cost: tail-tracked: %ld held + %ld overwritten for %ld records, %ld bytes free\n",
+				tail_held, tail_overwritten, loops, tail_free);
+			return 1;
+		}
+	}
 	/* The peer row: a traced call, perf's tail-tracked buffer / ftrace. */
-	if (best[FTRACE] < 1e30 && best[OVERWRITE] < 1e30)
-		printf("perf overwrite / ftrace overwrite, per traced call: %.4f\n",
-		       (best[OVERWRITE] - best[UNTRACED]) /
+	if (best[FTRACE] < 1e30 && best[TAIL_TRACKED] < 1e30)
+		printf("perf tail-tracked / ftrace overwrite, per traced call: %.4f\n",
+		       (best[TAIL_TRACKED] - best[UNTRACED]) /
 		       (best[FTRACE] - best[UNTRACED]));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const long default_pages[] = { 1, 8, 64 };
+	long loops = argc > 1 ? atol(argv[1]) : 20000;
+	int rounds = argc > 2 ? atoi(argv[2]) : 3, i, n;
+	int id = tracepoint_id();
+
+	if (id < 0) {
+		fprintf(stderr, "rb-cost: cannot read %s\n", TRACEPOINT);
+		return 1;
+	}
+	n = argc > 3 ? argc - 3 : 3;
+	for (i = 0; i < n; i++) {
+		data_pages = argc > 3 ? atol(argv[3 + i]) : default_pages[i];
+		if (data_pages < 1 || (data_pages & (data_pages - 1))) {
+			fprintf(stderr, "rb-cost: data pages must be a power of 2\n");
+			return 1;
+		}
+		if (i)
+			printf("\n");
+		if (bench(id, loops, rounds))
+			return 1;
+	}
 	return 0;
 }

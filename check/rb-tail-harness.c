@@ -2,8 +2,9 @@
 /*
  * rb-tail-harness: the kernel's tail-tracking reservation
  * (kernel/events/rb_tail.h, included as it is) in user space, with a
- * nested writer run at random RB_TAIL_HOOK() points and between the
- * bytes a writer stores, as interrupts and NMIs nest on one CPU.
+ * nested writer run at random before the accesses of READ_ONCE(),
+ * WRITE_ONCE() and local_t that this file gives it, and between the bytes
+ * a writer stores, as interrupts and NMIs nest on one CPU.
  *
  * Ground truth is a log of every record reserved. At every hook the
  * harness checks what a reader of the mapping relies on:
@@ -19,9 +20,13 @@
  *   7. records reserved == records held + data_overwritten, and records
  *      refused == those reported in PERF_RECORD_LOST + those pending.
  *
- * Usage: rb-tail-harness SEED ROUNDS PAGES START
+ * Usage: rb-tail-harness SEED ROUNDS PAGES START [bad-header]
  *   START: 0, or "wrap" for positions 50000 bytes below the wrap of an
  *   unsigned long (2^64, or 2^32 built with -m32).
+ *   bad-header: halfway, break the size in the header of the oldest
+ *   record, as only a kernel bug could, and want the buffer to drop it
+ *   and go on keeping new records (the counts, 4 and 7, are then no
+ *   longer exact, nor is 6 for the move that drops it).
  * Exits 1 at the first broken check, naming it.
  */
 #include <stdarg.h>
@@ -39,8 +44,19 @@
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define barrier()		__asm__ __volatile__("" ::: "memory")
 #define smp_wmb()		barrier()
-#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+/*
+ * Every access of the reservation to what a nested writer also touches:
+ * an interrupt may come before each. The checks read with PEEK().
+ */
+static void nested_writer(void);
+#define PEEK(x)			(*(const volatile __typeof__(x) *)&(x))
+#define READ_ONCE(x)		({ nested_writer(); PEEK(x); })
+#define WRITE_ONCE(x, v)	do {					\
+		__typeof__(x) __v = (v);				\
+		nested_writer();					\
+		*(volatile __typeof__(x) *)&(x) = __v;			\
+	} while (0)
 
 typedef uint16_t u16;
 typedef uint32_t u32;
@@ -52,6 +68,7 @@ static long local_read(local_t *l) { return READ_ONCE(l->v); }
 static bool local_try_cmpxchg(local_t *l, unsigned long *old,
 			      unsigned long new)
 {
+	nested_writer();
 	if ((unsigned long)l->v == *old) {
 		l->v = new;
 		return true;
@@ -101,9 +118,6 @@ static unsigned long perf_data_size(struct perf_buffer *rb)
 	return (unsigned long)rb->nr_pages << PAGE_SHIFT;
 }
 
-static void nested_writer(void);
-#define RB_TAIL_HOOK()		nested_writer()
-
 #include "rb_tail.h"
 
 #define RECORD_SAMPLE	9	/* PERF_RECORD_SAMPLE */
@@ -129,6 +143,9 @@ static int depth;
 static u32 next_id;
 static u64 reserved, refused, lost_reported, lost_pending;
 static unsigned long last_tail;
+/* bad-header: the record whose header was broken, and when. */
+static unsigned long broken = 1;
+static long broken_at_round;
 static const char *where = "start";
 
 static u32 rnd(void)
@@ -222,8 +239,8 @@ static void note(unsigned long start, u32 size, u32 id, u32 type)
 /* 1, 2, 4, 5: what a reader may rely on at any moment. */
 static void check_reader_view(void)
 {
-	unsigned long head = READ_ONCE(page.data_head);
-	unsigned long tail = READ_ONCE(page.data_tail);
+	unsigned long head = PEEK(page.data_head);
+	unsigned long tail = PEEK(page.data_tail);
 	unsigned long pos;
 
 	if ((long)(tail - last_tail) < 0)
@@ -243,14 +260,15 @@ static void check_reader_view(void)
 		if ((long)(pos + l->size - head) > 0)
 			fail("2", "record %u at %lu passes head %lu", l->id,
 			     pos, head);
-		for (j = 0; j < l->size; j++)
+		for (j = pos == broken ? sizeof(struct perf_event_header) : 0;
+		     j < l->size; j++)
 			if (*byte_at(pos + j) != content(l->id, l->size, l->type, j))
 				fail("2", "record %u at %lu torn at byte %u",
 				     l->id, pos, j);
 		pos += l->size;
 	}
 	/* G-H: the count covers every record before the tail. */
-	if (before(tail) > READ_ONCE(page.data_overwritten))
+	if (!broken_at_round && before(tail) > PEEK(page.data_overwritten))
 		fail("4", "%zu records before tail %lu, %llu counted",
 		     before(tail), tail,
 		     (unsigned long long)page.data_overwritten);
@@ -259,7 +277,7 @@ static void check_reader_view(void)
 static void store(unsigned long pos, unsigned char c)
 {
 	/* 3 (E): the tail is published before the freed space is written. */
-	if ((long)(pos - (READ_ONCE(page.data_tail) + data_size)) >= 0)
+	if ((long)(pos - (PEEK(page.data_tail) + data_size)) >= 0)
 		fail("3", "store at %lu, past tail %lu + %lu", pos,
 		     (unsigned long)page.data_tail, data_size);
 	*byte_at(pos) = c;
@@ -306,7 +324,8 @@ static void fill(unsigned long start, u32 size, u32 id, u32 type)
  */
 static void writer(u32 size, u32 nr)
 {
-	unsigned long offset, head, tail0 = READ_ONCE(page.data_tail);
+	unsigned long offset, head, tail0 = PEEK(page.data_tail);
+	int warned = warnings;
 	u32 total = nr ? size * nr : size, lead = 0, keep = nr, i;
 	u64 lost = 0;
 	bool ok;
@@ -329,7 +348,7 @@ static void writer(u32 size, u32 nr)
 		return;
 	}
 	/* 6: what the tail passed, all of it needed. */
-	if (READ_ONCE(page.data_tail) != tail0) {
+	if (PEEK(page.data_tail) != tail0 && warnings == warned) {
 		unsigned long t = page.data_tail, need = head - data_size;
 		struct logged *l = find(t);
 
@@ -392,7 +411,7 @@ static void nested_writer(void)
 	const char *was = where;
 
 	check_reader_view();
-	if (depth >= 4 || rnd() % 8)
+	if (depth >= 4 || rnd() % 24)
 		return;
 	depth++;
 	where = "nested";
@@ -409,17 +428,58 @@ static void check_at_rest(void)
 	check_reader_view();
 	for (pos = tail; pos != head; pos += find(pos)->size)
 		held++;
+	if (broken_at_round)
+		goto refused;
 	if (reserved != held + page.data_overwritten)
 		fail("7", "%llu reserved, %llu held + %llu overwritten",
 		     (unsigned long long)reserved, (unsigned long long)held,
 		     (unsigned long long)page.data_overwritten);
+	if (warnings)
+		fail("header", "%d bad headers met", warnings);
+refused:
 	if (refused != lost_reported + lost_pending)
 		fail("7", "%llu refused, %llu reported + %llu pending",
 		     (unsigned long long)refused,
 		     (unsigned long long)lost_reported,
 		     (unsigned long long)lost_pending);
-	if (warnings)
-		fail("header", "%d bad headers met", warnings);
+}
+
+/*
+ * bad-header: break the size of the oldest record held (not one the
+ * walk may be reading: nothing is in flight at rest), as a kernel bug
+ * would.
+ */
+static void break_header(long round)
+{
+	unsigned long tail = page.data_tail;
+	struct perf_event_header *h;
+
+	if (tail == page.data_head)
+		return;
+	h = (struct perf_event_header *)byte_at(tail);
+	h->size = 12;
+	broken = tail;
+	broken_at_round = round;
+}
+
+/*
+ * At the end of a bad-header run: the walk met the header and dropped it,
+ * and the buffer went on keeping new records: the tail is past the broken
+ * record, and records were kept after it.
+ */
+static void check_recovered(long rounds)
+{
+	if (!broken_at_round)
+		fail("bad-header", "no record was held to break");
+	if (!warnings)
+		fail("bad-header", "the broken header at %lu was never met",
+		     broken);
+	if ((long)(page.data_tail - broken) <= 0)
+		fail("bad-header", "tail %lu still at the broken record %lu after %ld rounds",
+		     (unsigned long)page.data_tail, broken,
+		     rounds - broken_at_round);
+	if (page.data_tail == page.data_head)
+		fail("bad-header", "nothing held since the broken record");
 }
 
 int main(int argc, char **argv)
@@ -428,8 +488,9 @@ int main(int argc, char **argv)
 	long rounds, i;
 	int pages, p;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s SEED ROUNDS PAGES 0|wrap\n", argv[0]);
+	if (argc != 5 && !(argc == 6 && !strcmp(argv[5], "bad-header"))) {
+		fprintf(stderr, "usage: %s SEED ROUNDS PAGES 0|wrap [bad-header]\n",
+			argv[0]);
 		return 2;
 	}
 	seed = strtoull(argv[1], NULL, 0);
@@ -454,9 +515,14 @@ int main(int argc, char **argv)
 		write_one();
 		where = "at rest";
 		check_at_rest();
+		if (argc == 6 && !broken_at_round && i >= rounds / 2)
+			break_header(i);
 	}
-	printf("seed %s, %d pages, start %s: %llu records, %llu held at the end, %llu overwritten, %llu refused\n",
-	       argv[1], pages, argv[4], (unsigned long long)reserved,
+	if (argc == 6)
+		check_recovered(rounds);
+	printf("seed %s, %d pages, start %s%s: %llu records, %llu held at the end, %llu overwritten, %llu refused\n",
+	       argv[1], pages, argv[4], argc == 6 ? ", bad header" : "",
+	       (unsigned long long)reserved,
 	       (unsigned long long)(reserved - page.data_overwritten),
 	       (unsigned long long)page.data_overwritten,
 	       (unsigned long long)refused);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # rb-tail-harness.sh: the kernel's tail-tracking reservation
 # (kernel/events/rb_tail.h of the tree) built into check/rb-tail-harness.c,
-# which interrupts it with nested writers at every hook and checks what a
-# reader relies on. Runs 64- and 32-bit builds, from position 0 and just
-# below the wrap, over buffers of 1, 2 and 4 pages; then plants each bug
-# below into a copy of rb_tail.h and wants the harness to catch it.
+# which interrupts it with nested writers before its accesses and checks
+# what a reader relies on. Runs 64- and 32-bit builds, from position 0 and
+# just below the wrap, over buffers of 1, 2 and 4 pages, and once more
+# with a header broken halfway; then plants each bug below into a copy of
+# rb_tail.h and wants the harness to catch it.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -26,12 +27,15 @@ build() {
 # divided by SCALE; stops at a failure. Every hook checks the whole
 # buffer, so larger buffers get fewer rounds.
 run() {
-	local bin=$1 scale=${2:-1} conf pages rounds start seed=1
-	for start in 0 wrap; do
-		for conf in 1:1500 2:1000 4:250; do
-			pages=${conf%:*} rounds=$((${conf#*:} / scale))
-			"$bin" "$seed" "$rounds" "$pages" "$start" || return 1
-			seed=$((seed + 1))
+	local bin=$1 scale=${2:-1} conf pages rounds start bad seed=1
+	for bad in "" bad-header; do
+		for start in 0 wrap; do
+			for conf in 1:1000 2:600 4:150; do
+				pages=${conf%:*} rounds=$((${conf#*:} / scale))
+				"$bin" "$seed" "$rounds" "$pages" "$start" $bad ||
+					return 1
+				seed=$((seed + 1))
+			done
 		done
 	done
 }
@@ -48,9 +52,9 @@ planted=(
 	'nested writers drop records a writer they interrupted is writing'
 	's/if \(READ_ONCE\(t->busy\)\)\n\t\treturn false;//'
 	'a writer moves the tail while the one it interrupted moves it'
-	's/(\tWRITE_ONCE\(rb->user_page->data_overwritten, t->overwritten\);\n)(.*?)(\tWRITE_ONCE\(rb->user_page->data_tail, pos\);\n)/$3$2$1/s'
+	's/(\tWRITE_ONCE\(up->data_overwritten, t->overwritten\);\n)(.*?)(\tWRITE_ONCE\(up->data_tail, pos\);\n)/$3$2$1/s'
 	'the count is stored after the tail (G)'
-	's/(\tWRITE_ONCE\(rb->user_page->data_tail, pos\);\n)(.*?)(\tWRITE_ONCE\(t->end, pos \+ perf_data_size\(rb\)\);\n)/$3$2$1/s'
+	's/(\tWRITE_ONCE\(up->data_tail, pos\);\n)(.*?)(\tWRITE_ONCE\(t->end, pos \+ data_size\);\n)/$3$2$1/s'
 	'the room is opened before the tail is published (E)'
 	's/while \(\(long\)\(need - \*pos\) > 0\)/while ((long)(need - *pos) > 8)/'
 	'the walk stops short of what the record needs'
@@ -58,6 +62,8 @@ planted=(
 	'a batch larger than the buffer writes its records at the wrong place'
 	's/if \(unlikely\(\(long\)\(end - READ_ONCE\(rb->tail.end\)\) > 0\)\)/if (unlikely((long)(end - READ_ONCE(rb->tail.end)) > 8))/'
 	'the fast path lets a record pass the tail'
+	's/\*pos = limit;\n\t\t\tcontinue;/return false;/'
+	'a bad header makes the buffer refuse every record from then on'
 )
 bad=0
 for ((i = 0; i < ${#planted[@]}; i += 2)); do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build-kernel.sh release|debug|i386 [SRC_DIR]: build bzImage from
+# build-kernel.sh release|debug|i386|bench [SRC_DIR]: build bzImage from
 # tinyconfig plus the flavour's fragments (configs/<flavour>.config on top
 # of release.config) into build/kernel-<flavour> (ccache, incremental).
 # KERNEL_TARGETS (make targets, bzImage by default) builds less: the
@@ -8,13 +8,13 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: build-kernel.sh release|debug|i386 [source dir]}
+flavour=${1:?usage: build-kernel.sh release|debug|i386|bench [source dir]}
 src=${2:-$SRC}
 out=${KERNEL_OUT:-$BUILD/kernel-$flavour}
 frags=("$ROOT/configs/release.config")
 case "$flavour" in
 release) ;;
-debug | i386) frags+=("$ROOT/configs/$flavour.config") ;;
+debug | i386 | bench) frags+=("$ROOT/configs/$flavour.config") ;;
 *) die "unknown kernel flavour '$flavour'" ;;
 esac
 arch=$(kernel_arch "$flavour")

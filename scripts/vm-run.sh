@@ -18,7 +18,7 @@
 # COMMAND is then TIMEOUT TEST... (static i386 kselftest binaries).
 #
 # Options:
-#   -k release|debug|i386   kernel flavour (default: debug)
+#   -k release|debug|i386|bench   kernel flavour (default: debug)
 #   -c N         CPUs (default 4)         -m MB   memory (default 1024)
 #   -t SECONDS   timeout (default 1800)   -o DIR  run directory to keep
 #   -i           deterministic timing: -icount shift=0,sleep=off
