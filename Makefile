@@ -24,7 +24,7 @@ help:
 	@echo "selftests      build the perf_events kselftests (selftests-i386: -m32)"
 	@echo "run CMD=...    boot the debug kernel (KERNEL=release for the other) and run CMD"
 	@echo "vm-max         the many-CPU VM's tests on 255 vCPUs (about 17 min)"
-	@echo "bench          per-record write cost of each ring-buffer mode (-icount)"
+	@echo "bench          per-record write cost of each ring-buffer mode (-icount, -O2)"
 	@echo "bench-snapshot perf record's CPU: plain, --overwrite, --sample-snapshot"
 	@echo "deb            Debian packages of the patched kernel (hours)"
 
@@ -63,11 +63,12 @@ vm-max: kernel-release perf selftests
 	TCG_OPTS=thread=single $(S)/vm-run.sh -k release -c 255 -m 4096 \
 		-a cpuhp.parallel=0 -o $(CURDIR)/build/vm-max -t 2400 -- \
 		bash $(CURDIR)/guest/run-tests.sh many
-bench: kernel-release
+# Builds its own kernels: the series' and the base's, -O2 (configs/bench.config).
+bench:
 	$(S)/bench.sh
 bench-snapshot: kernel-release perf
 	$(S)/bench-snapshot.sh
 deb:
 	$(S)/deb.sh
 clean:
-	rm -rf build/kernel-* build/perf build/perf-base build/kselftest* build/vm build/check build/logs
+	rm -rf build/kernel-* build/linux-base-bench build/perf build/perf-base build/kselftest* build/vm build/check build/logs
