@@ -3,11 +3,12 @@
  * rb-tail-harness: the kernel's tail-tracking reservation
  * (kernel/events/rb_tail.h, included as it is) in user space, with a
  * nested writer run at random before the accesses of READ_ONCE(),
- * WRITE_ONCE() and local_t that this file gives it, and between the bytes
+ * WRITE_ONCE() and local_t that this file gives it, and before each word
  * a writer stores, as interrupts and NMIs nest on one CPU.
  *
- * Ground truth is a log of every record reserved. At every hook the
- * harness checks what a reader of the mapping relies on:
+ * Ground truth is a log of every record reserved. Wherever a nested
+ * writer may come in, the harness checks what a reader of the mapping
+ * relies on:
  *   1. data_tail is at a record start (or past the published head);
  *   2. every record in [data_tail, data_head) is whole and its own;
  *   3. no writer stores at or past the published data_tail + data_size;
@@ -23,10 +24,11 @@
  * Usage: rb-tail-harness SEED ROUNDS PAGES START [bad-header]
  *   START: 0, or "wrap" for positions 50000 bytes below the wrap of an
  *   unsigned long (2^64, or 2^32 built with -m32).
- *   bad-header: halfway, break the size in the header of the oldest
- *   record, as only a kernel bug could, and want the buffer to drop it
- *   and go on keeping new records (the counts, 4 and 7, are then no
- *   longer exact, nor is 6 for the move that drops it).
+ *   bad-header: halfway, break the size in the header of a record held
+ *   (the oldest or one in the middle; size 0, 12 or 65528, after SEED),
+ *   as only a kernel bug could, and want the buffer to drop it and go on
+ *   keeping new records (the counts, 4 and 7, are then no longer exact,
+ *   nor is 6 for the move that drops it).
  * Exits 1 at the first broken check, naming it.
  */
 #include <stdarg.h>
@@ -138,7 +140,7 @@ struct logged {
 static struct logged *log_;
 static size_t nr_log, max_log;
 
-static u64 seed;
+static u64 seed, seed0;
 static int depth;
 static u32 next_id;
 static u64 reserved, refused, lost_reported, lost_pending;
@@ -311,9 +313,9 @@ static void fill(unsigned long start, u32 size, u32 id, u32 type)
 	u32 j;
 
 	for (j = 0; j < size; j++) {
-		store(start + j, content(id, size, type, j));
-		if (j % 8 == 7 && j + 1 < size)
+		if (j % 8 == 0)
 			nested_writer();
+		store(start + j, content(id, size, type, j));
 	}
 }
 
@@ -405,7 +407,10 @@ static void write_one(void)
 		writer(size, 0);
 }
 
-/* At a hook: check, then maybe interrupt with a writer of our own. */
+/*
+ * Before an access or a word stored: check, then maybe interrupt with a
+ * writer of our own.
+ */
 static void nested_writer(void)
 {
 	const char *was = where;
@@ -445,20 +450,29 @@ refused:
 }
 
 /*
- * bad-header: break the size of the oldest record held (not one the
- * walk may be reading: nothing is in flight at rest), as a kernel bug
- * would.
+ * bad-header: break the size of a record held (at rest, so not one a walk
+ * is reading), as a kernel bug would: too small, not a multiple of 8, or
+ * past the buffer; the oldest record, or the one halfway to the head, so
+ * that the walk meets it first or after records it counts.
  */
 static void break_header(long round)
 {
-	unsigned long tail = page.data_tail;
+	static const u16 sizes[] = { 0, 12, 65528 };
+	unsigned long pos = page.data_tail, head = page.data_head;
+	size_t held = 0, i;
 	struct perf_event_header *h;
 
-	if (tail == page.data_head)
+	for (; pos != head; pos += find(pos)->size)
+		held++;
+	if (!held)
 		return;
-	h = (struct perf_event_header *)byte_at(tail);
-	h->size = 12;
-	broken = tail;
+	pos = page.data_tail;
+	if (seed0 % 2)
+		for (i = 0; i < held / 2; i++)
+			pos += find(pos)->size;
+	h = (struct perf_event_header *)byte_at(pos);
+	h->size = sizes[seed0 % 3];
+	broken = pos;
 	broken_at_round = round;
 }
 
@@ -493,7 +507,7 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	seed = strtoull(argv[1], NULL, 0);
+	seed = seed0 = strtoull(argv[1], NULL, 0);
 	rounds = strtol(argv[2], NULL, 0);
 	pages = atoi(argv[3]);
 	if (!strcmp(argv[4], "wrap"))

@@ -30,7 +30,7 @@ run() {
 	local bin=$1 scale=${2:-1} conf pages rounds start bad seed=1
 	for bad in "" bad-header; do
 		for start in 0 wrap; do
-			for conf in 1:1000 2:600 4:150; do
+			for conf in 1:1500 2:1000 4:250; do
 				pages=${conf%:*} rounds=$((${conf#*:} / scale))
 				"$bin" "$seed" "$rounds" "$pages" "$start" $bad ||
 					return 1
@@ -62,7 +62,7 @@ planted=(
 	'a batch larger than the buffer writes its records at the wrong place'
 	's/if \(unlikely\(\(long\)\(end - READ_ONCE\(rb->tail.end\)\) > 0\)\)/if (unlikely((long)(end - READ_ONCE(rb->tail.end)) > 8))/'
 	'the fast path lets a record pass the tail'
-	's/\*pos = limit;\n\t\t\tcontinue;/return false;/'
+	's/\*pos = limit;\n\t\t\treturn \(long\)\(need - limit\) <= 0;/return false;/'
 	'a bad header makes the buffer refuse every record from then on'
 )
 bad=0
